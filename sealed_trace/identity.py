@@ -1,0 +1,121 @@
+"""Canonical JSON and SHA-256 identities (ADR-0230 §12).
+
+Every load-bearing identity in the practice loop is the lowercase hex SHA-256 of the UTF-8
+encoding of ``json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))``.
+This module produces that string only for payloads that can be hashed without guessing: it
+refuses, with a typed :class:`IdentityError`, everything ADR §12 forbids or leaves undefined.
+
+Accepted payload values (exact types, no subclasses, so no value can re-define how it prints):
+``dict`` with ``str`` keys, ``list``, ``tuple`` (written as an array), ``str`` (no lone
+surrogates), ``int`` within :data:`MAX_ABS_INT`, ``bool`` and ``None``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Final
+
+__all__ = [
+    "MAX_ABS_INT",
+    "MAX_DEPTH",
+    "IdentityError",
+    "canonical_json",
+    "identity_digest",
+    "is_identity",
+]
+
+#: Deepest container nesting accepted in a payload; the root object is depth 1.
+MAX_DEPTH: Final = 64
+#: Largest absolute integer accepted in a payload: the signed 64-bit range, ``-(2**63)`` to
+#: ``2**63 - 1``.
+MAX_ABS_INT: Final = 2**63
+
+_HEX: Final = frozenset("0123456789abcdef")
+
+
+class IdentityError(ValueError):
+    """A payload cannot be canonically encoded (ADR §12).
+
+    ``code`` is a stable snake_case string: ``float_in_payload``, ``non_string_key``,
+    ``lone_surrogate``, ``cycle_in_payload``, ``payload_too_deep``, ``integer_out_of_range`` or
+    ``unsupported_type``; ``path`` locates the offending value (``$.a[0]``).
+    """
+
+    def __init__(self, code: str, path: str, detail: str) -> None:
+        super().__init__(f"{code} at {path}: {detail}")
+        self.code = code
+        self.path = path
+        self.detail = detail
+
+
+def _check_str(value: str, path: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise IdentityError("lone_surrogate", path, "string holds a lone surrogate") from None
+
+
+def _check(value: object, path: str, depth: int, active: set[int]) -> None:
+    kind = type(value)
+    if value is None or kind is bool:
+        return
+    if kind is int:
+        if not -MAX_ABS_INT <= value < MAX_ABS_INT:  # type: ignore[operator]
+            raise IdentityError("integer_out_of_range", path, "integer beyond the signed 64-bit range")
+        return
+    if kind is str:
+        _check_str(value, path)  # type: ignore[arg-type]
+        return
+    if kind is float:
+        raise IdentityError("float_in_payload", path, "floats, NaN and Infinity are forbidden")
+    if kind not in (dict, list, tuple):
+        raise IdentityError("unsupported_type", path, f"{kind.__name__} is not a JSON value")
+    if depth >= MAX_DEPTH:
+        raise IdentityError("payload_too_deep", path, f"nesting deeper than {MAX_DEPTH}")
+    marker = id(value)
+    if marker in active:
+        raise IdentityError("cycle_in_payload", path, "container contains itself")
+    active.add(marker)
+    if kind is dict:
+        for key, item in value.items():  # type: ignore[attr-defined]
+            if type(key) is not str:
+                raise IdentityError("non_string_key", path, f"key of type {type(key).__name__}")
+            _check_str(key, path)
+            _check(item, f"{path}.{key}", depth + 1, active)
+    else:
+        for index, item in enumerate(value):  # type: ignore[call-overload]
+            _check(item, f"{path}[{index}]", depth + 1, active)
+    active.discard(marker)
+
+
+def canonical_json(payload: object) -> str:
+    """Return the ADR §12 canonical JSON text of ``payload``.
+
+    Args:
+        payload: a JSON value built from the exact types listed in the module docstring.
+
+    Returns:
+        The compact, key-sorted, non-ASCII-preserving JSON text.
+
+    Raises:
+        IdentityError: the payload holds a float, NaN/Infinity, a non-string key, a lone
+            surrogate, a cycle, nesting deeper than :data:`MAX_DEPTH`, an integer outside
+            :data:`MAX_ABS_INT`, or any non-JSON type (including subclasses of JSON types).
+    """
+    _check(payload, "$", 0, set())
+    return json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def identity_digest(payload: object) -> str:
+    """Return the 64-character lowercase hex SHA-256 of ``canonical_json(payload)`` (UTF-8).
+
+    Raises:
+        IdentityError: as :func:`canonical_json`.
+    """
+    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+
+
+def is_identity(value: object) -> bool:
+    """Tell whether ``value`` is an exact ``str`` of 64 lowercase hex characters."""
+    return type(value) is str and len(value) == 64 and _HEX.issuperset(value)

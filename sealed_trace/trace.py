@@ -1,0 +1,1043 @@
+"""SealedPracticeTrace: the ADR-0230 sealing boundary.
+
+One practice episode in, one outcome out: a :class:`SealedPracticeTrace` when every upstream
+identity reproduces and every binding holds (ADR-0230 §6.1 items 1-13, §9, §10), otherwise a
+:class:`PracticeTraceRefusal` whose ``reason_codes`` say why (ADR §13, §16). Policy decisions the
+ADR leaves open follow ``sealing-policy.md`` (``sealed_practice_trace.v1``).
+
+This module is the boundary itself. It imports only immutable value, enum and identity
+facilities, the upstream value types and local static manifests (ADR §15.1); it performs no I/O
+and reads no clock, randomness, environment or process identity (ADR §15.2). It never raises
+and never mutates its input: whatever object sits in any field, the outcome is a sealed trace
+or a refusal. It emits no answer, score, rank or selection field (ADR §7.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final, TypeAlias
+
+from sealed_trace import _reader as r
+from sealed_trace.identity import IdentityError, identity_digest
+from sealed_trace.reasons import FAMILY_ORDER, REASON_CODES
+from sealed_trace.upstream.budget import (
+    COMPUTE_BUDGET_POLICY_VERSION,
+    ComputeBudgetDecision,
+    ComputeBudgetStatus,
+    budget_id,
+)
+from sealed_trace.upstream.frame import (
+    CONTRACT_ASSESSMENT_IDENTITY_VERSION,
+    PROBLEM_FRAME_IDENTITY_VERSION,
+    ContractAssessmentProjection,
+    ProblemFrameProjection,
+    contract_assessment_id,
+    problem_frame_digest,
+)
+from sealed_trace.upstream.gate import (
+    SEARCH_GATE_POLICY_VERSION,
+    SearchGateDecision,
+    SearchGateStatus,
+    gate_decision_id,
+    gate_input_digest,
+)
+from sealed_trace.upstream.replay import (
+    CONTRACT_PROOF_REPLAY_POLICY_VERSION,
+    ReplayAdapterRefusal,
+    ReplayAdapterResult,
+    ReplayDisposition,
+    replay_refusal_id,
+    replay_result_id,
+)
+from sealed_trace.upstream.residuals import ContractResidual, residual_id
+from sealed_trace.upstream.run import (
+    GEOMETRIC_SEARCH_RUN_POLICY_VERSION,
+    GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION,
+    CandidateAttempt,
+    GeometricSearchRun,
+    SearchRunDisposition,
+    SearchRunRefusal,
+    attempt_id,
+    run_id,
+    run_input_digest,
+    run_refusal_outcome_id,
+)
+from sealed_trace.upstream.spans import SourceSpan, spans_payload
+
+__all__ = [
+    "REFUSAL_DISPOSITIONS",
+    "SEALED_DISPOSITIONS",
+    "SEALED_PRACTICE_TRACE_POLICY_VERSION",
+    "PracticeDisposition",
+    "PracticeEpisode",
+    "PracticeTraceInput",
+    "PracticeTraceOutcome",
+    "PracticeTraceRefusal",
+    "SealedPracticeTrace",
+    "build_practice_trace_input",
+    "seal",
+    "seal_practice_trace",
+]
+
+SEALED_PRACTICE_TRACE_POLICY_VERSION: Final = "sealed_practice_trace.v1"
+_CREATED_BY_POLICY: Final = SEALED_PRACTICE_TRACE_POLICY_VERSION
+
+#: Supported policy manifest: policy_versions name -> the one supported version (ADR §6.1 #10).
+_POLICY_MANIFEST: Final = {
+    "compute_budget": COMPUTE_BUDGET_POLICY_VERSION,
+    "contract_proof_replay": CONTRACT_PROOF_REPLAY_POLICY_VERSION,
+    "geometric_search_run": GEOMETRIC_SEARCH_RUN_POLICY_VERSION,
+    "sealed_practice_trace": SEALED_PRACTICE_TRACE_POLICY_VERSION,
+    "search_gate": SEARCH_GATE_POLICY_VERSION,
+}
+#: Supported schema manifest: schema_versions name -> the one supported version.
+_SCHEMA_MANIFEST: Final = {
+    "contract_assessment_identity": CONTRACT_ASSESSMENT_IDENTITY_VERSION,
+    "geometric_search_run": GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION,
+    "problem_frame_identity": PROBLEM_FRAME_IDENTITY_VERSION,
+}
+
+
+class PracticeDisposition(str, Enum):
+    """The closed practice disposition vocabulary (ADR-0230 §8).
+
+    The first six are sealed-trace dispositions, the last four trace-refusal dispositions;
+    each outcome type admits only its own family.
+    """
+
+    SEALED_ORIGINAL_REFUSAL = "sealed_original_refusal"
+    SEALED_EXHAUSTED_NO_CANDIDATE = "sealed_exhausted_no_candidate"
+    SEALED_ALL_CANDIDATES_REFUSED = "sealed_all_candidates_refused"
+    SEALED_REPLAY_UNAVAILABLE = "sealed_replay_unavailable"
+    SEALED_CONTRACT_CLOSED_PROOF_REFUSED = "sealed_contract_closed_proof_refused"
+    SEALED_CANDIDATE_REPLAY_CLOSED = "sealed_candidate_replay_closed"
+    TRACE_INVALID_INPUT = "trace_invalid_input"
+    TRACE_IDENTITY_MISMATCH = "trace_identity_mismatch"
+    TRACE_POLICY_UNSUPPORTED = "trace_policy_unsupported"
+    TRACE_UPSTREAM_INCOMPLETE = "trace_upstream_incomplete"
+
+
+_D = PracticeDisposition
+#: Dispositions a SealedPracticeTrace may carry.
+SEALED_DISPOSITIONS: Final = frozenset(
+    {
+        _D.SEALED_ORIGINAL_REFUSAL,
+        _D.SEALED_EXHAUSTED_NO_CANDIDATE,
+        _D.SEALED_ALL_CANDIDATES_REFUSED,
+        _D.SEALED_REPLAY_UNAVAILABLE,
+        _D.SEALED_CONTRACT_CLOSED_PROOF_REFUSED,
+        _D.SEALED_CANDIDATE_REPLAY_CLOSED,
+    }
+)
+#: Dispositions a PracticeTraceRefusal may carry.
+REFUSAL_DISPOSITIONS: Final = frozenset(
+    {
+        _D.TRACE_INVALID_INPUT,
+        _D.TRACE_IDENTITY_MISMATCH,
+        _D.TRACE_POLICY_UNSUPPORTED,
+        _D.TRACE_UPSTREAM_INCOMPLETE,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PracticeEpisode:
+    """One complete practice episode: the immutable upstream values (sealing-policy §1).
+
+    Fields hold records, never ids alone; any object with the documented attribute names works
+    in place of the reference types (structural typing). Exactly one of
+    ``geometric_search_run`` and ``search_run_refusal`` is set. Versions are
+    ``((name, version), ...)`` in ascending name order (sealing-policy §4).
+    """
+
+    problem_frame: ProblemFrameProjection | None
+    contract_assessment: ContractAssessmentProjection | None
+    residuals: tuple[ContractResidual, ...]
+    search_gate_decision: SearchGateDecision | None
+    compute_budget_decision: ComputeBudgetDecision | None
+    geometric_search_run: GeometricSearchRun | None = None
+    search_run_refusal: SearchRunRefusal | None = None
+    replay_results: tuple[ReplayAdapterResult, ...] = ()
+    replay_refusals: tuple[ReplayAdapterRefusal, ...] = ()
+    schema_versions: tuple[tuple[str, str], ...] = ()
+    policy_versions: tuple[tuple[str, str], ...] = ()
+    trace_policy_version: str = SEALED_PRACTICE_TRACE_POLICY_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeTraceInput:
+    """The structural trace input of ADR-0230 §6.1; ``input_digest`` hashes the rest (§12.1)."""
+
+    input_digest: str
+    trace_policy_version: str
+    problem_frame_digest: str
+    original_contract_assessment_id: str
+    residual_ids: tuple[str, ...]
+    search_gate_decision_id: str
+    compute_budget_id: str
+    geometric_search_run_id: str
+    candidate_attempt_ids: tuple[str, ...]
+    replay_result_ids: tuple[str, ...]
+    replay_refusal_ids: tuple[str, ...]
+    schema_versions: tuple[tuple[str, str], ...]
+    policy_versions: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SealedPracticeTrace:
+    """Immutable diagnostic evidence for one complete practice episode (ADR-0230 §7.1).
+
+    ``trace_id`` self-seals the §12.2 payload; ``explanation`` is prose, excluded from every
+    identity. Construction raises ValueError for a refusal disposition (ADR §8 type table).
+    """
+
+    trace_id: str
+    trace_policy_version: str
+    input_digest: str
+    problem_frame_digest: str
+    original_contract_assessment_id: str
+    residual_ids: tuple[str, ...]
+    search_gate_decision_id: str
+    compute_budget_id: str
+    geometric_search_run_id: str
+    candidate_attempt_ids: tuple[str, ...]
+    replay_result_ids: tuple[str, ...]
+    replay_refusal_ids: tuple[str, ...]
+    upstream_identity_chain: tuple[str, ...]
+    practice_disposition: PracticeDisposition
+    trace_records: tuple[str, ...]
+    evidence_spans: tuple[SourceSpan, ...]
+    created_by_policy: str
+    explanation: str
+
+    def __post_init__(self) -> None:
+        if self.practice_disposition not in SEALED_DISPOSITIONS:
+            raise ValueError(f"{self.practice_disposition!r} is not a sealed disposition")
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeTraceRefusal:
+    """The typed refusal to seal an episode (ADR-0230 §7.2, §13).
+
+    ``input_digest`` is the sealer's own recomputation when every field of the §12.1 payload
+    was structurally valid, else None. Construction raises ValueError for a sealed disposition.
+    """
+
+    trace_refusal_id: str
+    trace_policy_version: str
+    input_digest: str | None
+    practice_disposition: PracticeDisposition
+    reason_codes: tuple[str, ...]
+    explanation: str
+
+    def __post_init__(self) -> None:
+        if self.practice_disposition not in REFUSAL_DISPOSITIONS:
+            raise ValueError(f"{self.practice_disposition!r} is not a refusal disposition")
+
+
+#: The outcome union of ADR-0230 §4.
+PracticeTraceOutcome: TypeAlias = SealedPracticeTrace | PracticeTraceRefusal
+
+_MISSING: Final = object()
+_EPISODE_RECORDS: Final = (
+    "problem_frame",
+    "contract_assessment",
+    "search_gate_decision",
+    "compute_budget_decision",
+    "geometric_search_run",
+    "search_run_refusal",
+)
+_EPISODE_ARRAYS: Final = ("residuals", "replay_results", "replay_refusals")
+_EPISODE_VERSIONS: Final = ("schema_versions", "policy_versions")
+
+_TRACE_INPUT: Final = r.RecordSchema(
+    "PracticeTraceInput",
+    "malformed_trace_input",
+    PracticeTraceInput,
+    (
+        ("input_digest", r.ID),
+        ("trace_policy_version", r.TEXT),
+        ("problem_frame_digest", r.ID),
+        ("original_contract_assessment_id", r.ID),
+        ("residual_ids", r.IDS),
+        ("search_gate_decision_id", r.ID),
+        ("compute_budget_id", r.ID),
+        ("geometric_search_run_id", r.ID),
+        ("candidate_attempt_ids", r.IDS),
+        ("replay_result_ids", r.IDS),
+        ("replay_refusal_ids", r.IDS),
+        ("schema_versions", r.PAIRS),
+        ("policy_versions", r.PAIRS),
+    ),
+)
+
+
+def _get(obj: object, name: str) -> object:
+    try:
+        return getattr(obj, name, _MISSING)
+    except Exception:
+        return _MISSING
+
+
+@dataclass
+class _Read:
+    """One record as read: the reference instance (or None) and its readable fields."""
+
+    record: object | None
+    fields: dict[str, object]
+
+
+@dataclass
+class _Episode:
+    """Everything the checks learned about one episode."""
+
+    problems: r.Problems
+    trace_policy_version: str | None = None
+    frame: ProblemFrameProjection | None = None
+    assessment: ContractAssessmentProjection | None = None
+    residuals: tuple[ContractResidual, ...] | None = None
+    gate: SearchGateDecision | None = None
+    budget: ComputeBudgetDecision | None = None
+    run: GeometricSearchRun | None = None
+    run_refusal: SearchRunRefusal | None = None
+    results: tuple[ReplayAdapterResult, ...] | None = None
+    refusals: tuple[ReplayAdapterRefusal, ...] | None = None
+    trace_input: PracticeTraceInput | None = None
+
+
+class _Checker:
+    """Runs every ADR-0230 §6.1 / sealing-policy §3-§5 check over one episode, in order."""
+
+    def __init__(self, episode: object, problems: r.Problems) -> None:
+        self.raw = episode
+        self.e = _Episode(problems)
+        self.p = problems
+        # Ids usable in the §12.1 payload; a key is absent when its value did not read.
+        self.ids: dict[str, object] = {}
+        self.versions_ok = True
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _record(self, name: str, schema: r.RecordSchema, missing_code: str | None) -> _Read:
+        raw = _get(self.raw, name)
+        if raw is None or raw is _MISSING:
+            if missing_code is not None:
+                self.p.add(missing_code, f"episode.{name} is absent")
+            return _Read(None, {})
+        record, fields = r.read_record(raw, schema, self.p, f"episode.{name}")
+        return _Read(record, fields)
+
+    def _array(self, name: str, schema: r.RecordSchema) -> list[_Read] | None:
+        raw = _get(self.raw, name)
+        if raw is _MISSING:
+            self.p.add("missing_episode_field", f"episode.{name} is absent")
+            return None
+        if not issubclass(type(raw), tuple):
+            self.p.add(schema.code, f"episode.{name} is not a tuple of {schema.label} records")
+            return None
+        items = tuple.__getitem__(raw, slice(None))  # type: ignore[arg-type]
+        out = []
+        for index, item in enumerate(items):
+            record, fields = r.read_record(item, schema, self.p, f"episode.{name}[{index}]")
+            out.append(_Read(record, fields))
+        return out
+
+    def _version(self, value: object, supported: str, where: str) -> None:
+        if isinstance(value, str) and value != supported:
+            self.p.add("unsupported_record_version", f"{where} is {value!r}, not {supported!r}")
+
+    def read(self) -> None:
+        raw = self.raw
+        names = (*_EPISODE_RECORDS, *_EPISODE_ARRAYS, *_EPISODE_VERSIONS, "trace_policy_version")
+        if all(_get(raw, name) is _MISSING for name in names):
+            self.p.add(
+                "invalid_trace_input_type",
+                f"a {type(raw).__name__} has none of the practice episode fields",
+            )
+            return
+        version = _get(raw, "trace_policy_version")
+        if version is _MISSING:
+            self.p.add("missing_episode_field", "episode.trace_policy_version is absent")
+        else:
+            text = r.read_str(version)
+            if isinstance(text, str) and text.strip():
+                self.e.trace_policy_version = text
+                if text != SEALED_PRACTICE_TRACE_POLICY_VERSION:
+                    self.p.add(
+                        "unsupported_trace_policy_version",
+                        f"trace_policy_version {text!r} is not "
+                        f"{SEALED_PRACTICE_TRACE_POLICY_VERSION!r}",
+                    )
+            else:
+                self.p.add(
+                    "malformed_trace_policy_version",
+                    "trace_policy_version is not a non-empty string",
+                )
+        s = r.SCHEMAS
+        frame = self._record("problem_frame", s["ProblemFrame projection"], "missing_problem_frame")
+        assessment = self._record(
+            "contract_assessment", s["ContractAssessment projection"], "missing_contract_assessment"
+        )
+        residuals = self._array("residuals", s["ContractResidual"])
+        gate = self._record(
+            "search_gate_decision", s["SearchGateDecision"], "missing_search_gate_decision"
+        )
+        budget = self._record(
+            "compute_budget_decision", s["ComputeBudgetDecision"], "missing_compute_budget_decision"
+        )
+        run = self._record("geometric_search_run", s["GeometricSearchRun"], None)
+        run_refusal = self._record("search_run_refusal", s["SearchRunRefusal"], None)
+        results = self._array("replay_results", s["ReplayAdapterResult"])
+        refusals = self._array("replay_refusals", s["ReplayAdapterRefusal"])
+        run_present = _get(raw, "geometric_search_run") not in (None, _MISSING)
+        refusal_present = _get(raw, "search_run_refusal") not in (None, _MISSING)
+        if run_present and refusal_present:
+            self.p.add("both_run_kinds_present", "the episode holds a run and a run refusal")
+        elif not run_present and not refusal_present:
+            self.p.add("missing_search_run", "the episode has neither a run nor a run refusal")
+
+        # Version values the records carry (sealing-policy §4, §8).
+        self._version(frame.fields.get("frame_schema_version"), PROBLEM_FRAME_IDENTITY_VERSION,
+                      "problem_frame.frame_schema_version")
+        self._version(gate.fields.get("policy_version"), SEARCH_GATE_POLICY_VERSION,
+                      "search_gate_decision.policy_version")
+        self._version(budget.fields.get("policy_version"), COMPUTE_BUDGET_POLICY_VERSION,
+                      "compute_budget_decision.policy_version")
+        for read, where in ((run, "geometric_search_run"), (run_refusal, "search_run_refusal")):
+            self._version(read.fields.get("run_policy_version"),
+                          GEOMETRIC_SEARCH_RUN_POLICY_VERSION, f"{where}.run_policy_version")
+        self._version(run.fields.get("schema_version"), GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION,
+                      "geometric_search_run.schema_version")
+        for reads, where in ((results, "replay_results"), (refusals, "replay_refusals")):
+            for index, read in enumerate(reads or ()):
+                self._version(read.fields.get("replay_policy_version"),
+                              CONTRACT_PROOF_REPLAY_POLICY_VERSION,
+                              f"{where}[{index}].replay_policy_version")
+
+        e = self.e
+        e.frame = frame.record  # type: ignore[assignment]
+        e.assessment = assessment.record  # type: ignore[assignment]
+        e.gate = gate.record  # type: ignore[assignment]
+        e.budget = budget.record  # type: ignore[assignment]
+        if not (run_present and refusal_present):
+            e.run = run.record  # type: ignore[assignment]
+            e.run_refusal = run_refusal.record  # type: ignore[assignment]
+        if residuals is not None and all(x.record is not None for x in residuals):
+            e.residuals = tuple(x.record for x in residuals)  # type: ignore[misc]
+        if results is not None and all(x.record is not None for x in results):
+            e.results = tuple(x.record for x in results)  # type: ignore[misc]
+        if refusals is not None and all(x.record is not None for x in refusals):
+            e.refusals = tuple(x.record for x in refusals)  # type: ignore[misc]
+
+        self._read_versions(
+            run_present=run_present and not refusal_present,
+            any_replay=bool(results) or bool(refusals),
+            carried=self._carried(frame, gate, budget, run, run_refusal, results, refusals),
+        )
+        self._collect_ids(frame, assessment, residuals, gate, budget, run, run_refusal,
+                          results, refusals, run_present, refusal_present)
+
+    @staticmethod
+    def _carried(
+        frame: _Read, gate: _Read, budget: _Read, run: _Read, run_refusal: _Read,
+        results: list[_Read] | None, refusals: list[_Read] | None,
+    ) -> dict[tuple[str, str], list[object]]:
+        replay = [x.fields.get("replay_policy_version") for x in (*(results or ()),
+                                                                  *(refusals or ()))]
+        run_policy = [run.fields.get("run_policy_version"),
+                      run_refusal.fields.get("run_policy_version")]
+        return {
+            ("policy", "compute_budget"): [budget.fields.get("policy_version")],
+            ("policy", "contract_proof_replay"): replay,
+            ("policy", "geometric_search_run"): run_policy,
+            ("policy", "search_gate"): [gate.fields.get("policy_version")],
+            ("schema", "geometric_search_run"): [run.fields.get("schema_version")],
+            ("schema", "problem_frame_identity"): [frame.fields.get("frame_schema_version")],
+        }
+
+    def _read_versions(
+        self, *, run_present: bool, any_replay: bool,
+        carried: dict[tuple[str, str], list[object]],
+    ) -> None:
+        policy_expected = {"compute_budget", "geometric_search_run", "sealed_practice_trace",
+                           "search_gate"}
+        if any_replay:
+            policy_expected.add("contract_proof_replay")
+        schema_expected = {"contract_assessment_identity", "problem_frame_identity"}
+        if run_present:
+            schema_expected.add("geometric_search_run")
+        carried[("policy", "sealed_practice_trace")] = [self.e.trace_policy_version]
+        for kind, attr, manifest, expected in (
+            ("schema", "schema_versions", _SCHEMA_MANIFEST, schema_expected),
+            ("policy", "policy_versions", _POLICY_MANIFEST, policy_expected),
+        ):
+            raw = _get(self.raw, attr)
+            if raw is _MISSING:
+                self.p.add("missing_episode_field", f"episode.{attr} is absent")
+                self.versions_ok = False
+                continue
+            scratch = r.Problems()
+            pairs = r.PAIRS(raw, scratch, f"episode.{attr}", "malformed_version_list")
+            if pairs is r.BAD:
+                self.p.add("malformed_version_list", f"episode.{attr} is not a tuple of "
+                           "(name, version) pairs of non-empty strings")
+                self.versions_ok = False
+                continue
+            entries: tuple[tuple[str, str], ...] = pairs  # type: ignore[assignment]
+            self.ids[attr] = entries
+            names = [name for name, _ in entries]
+            if len(set(names)) != len(names):
+                self.p.add("duplicate_version_entry", f"episode.{attr} repeats a name")
+                self.versions_ok = False
+            if names != sorted(names):
+                self.p.add("unordered_version_entries", f"episode.{attr} is not in name order")
+                self.versions_ok = False
+            for name in sorted(expected - set(names)):
+                self.p.add("missing_version_entry", f"episode.{attr} lacks {name!r}")
+                self.versions_ok = False
+            for name in names:
+                if name not in expected:
+                    self.p.add("unexpected_version_entry",
+                               f"episode.{attr} holds {name!r}, which this episode does not use")
+                    self.versions_ok = False
+            for name, version in entries:
+                if name not in expected:
+                    continue
+                if version != manifest[name]:
+                    self.p.add("unsupported_version_entry",
+                               f"episode.{attr} gives {name} {version!r}, "
+                               f"not {manifest[name]!r}")
+                    continue
+                for value in carried.get((kind, name), ()):
+                    if value in manifest.values() and value != version:
+                        self.p.add("version_entry_mismatch",
+                                   f"episode.{attr} gives {name} {version!r}, "
+                                   f"records carry {value!r}")
+
+    def _collect_ids(
+        self, frame: _Read, assessment: _Read, residuals: list[_Read] | None, gate: _Read,
+        budget: _Read, run: _Read, run_refusal: _Read, results: list[_Read] | None,
+        refusals: list[_Read] | None, run_present: bool, refusal_present: bool,
+    ) -> None:
+        ids = self.ids
+        ids["trace_policy_version"] = self.e.trace_policy_version
+        ids["problem_frame_digest"] = frame.fields.get("frame_digest")
+        ids["original_contract_assessment_id"] = assessment.fields.get("assessment_id")
+        ids["search_gate_decision_id"] = gate.fields.get("decision_id")
+        ids["compute_budget_id"] = budget.fields.get("budget_id")
+        ids["residual_ids"] = _all_field(residuals, "residual_id")
+        ids["replay_result_ids"] = _all_field(results, "replay_result_id")
+        ids["replay_refusal_ids"] = _all_field(refusals, "replay_refusal_id")
+        if run_present and not refusal_present:
+            ids["geometric_search_run_id"] = run.fields.get("run_id")
+            attempts = run.fields.get("candidate_attempts")
+            ids["candidate_attempt_ids"] = (
+                None if attempts is None
+                else tuple(a.attempt_id for a in attempts)  # type: ignore[attr-defined]
+            )
+        elif refusal_present and not run_present:
+            ids["geometric_search_run_id"] = run_refusal.fields.get("outcome_id")
+            ids["candidate_attempt_ids"] = ()
+
+    # -- the trace input (ADR §12.1) -------------------------------------------------------
+
+    def build_input(self) -> None:
+        keys = (
+            "trace_policy_version", "problem_frame_digest", "original_contract_assessment_id",
+            "residual_ids", "search_gate_decision_id", "compute_budget_id",
+            "geometric_search_run_id", "candidate_attempt_ids", "replay_result_ids",
+            "replay_refusal_ids", "schema_versions", "policy_versions",
+        )
+        if not self.versions_ok or any(self.ids.get(key) is None for key in keys):
+            return
+        values = {key: self.ids[key] for key in keys}
+        payload: dict[str, object] = {}
+        for key, value in values.items():
+            if key.endswith("_versions"):
+                payload[key] = [list(pair) for pair in value]  # type: ignore[attr-defined]
+            elif isinstance(value, tuple):
+                payload[key] = list(value)
+            else:
+                payload[key] = value
+        digest = identity_digest(payload)
+        self.e.trace_input = PracticeTraceInput(input_digest=digest, **values)  # type: ignore[arg-type]
+
+    # -- recomputation and binding (sealing-policy §3) -------------------------------------
+
+    def _recompute(self, claimed: str, compute: Callable[[], str], code: str, where: str) -> bool:
+        try:
+            actual = compute()
+        except IdentityError as error:  # the reader admits only hashable values
+            self.p.add("sealer_internal_fault", f"{where} cannot be hashed: {error}")
+            return False
+        if actual != claimed:
+            self.p.add(code, f"{where} is {claimed}, recomputed {actual}")
+            return False
+        return True
+
+    def check(self) -> None:
+        e = self.e
+        frame, assessment, gate, budget = e.frame, e.assessment, e.gate, e.budget
+        if frame is not None:
+            self._recompute(frame.frame_digest, lambda: problem_frame_digest(frame),
+                            "problem_frame_digest_mismatch", "problem_frame.frame_digest")
+        if assessment is not None:
+            self._recompute(assessment.assessment_id, lambda: contract_assessment_id(assessment),
+                            "contract_assessment_id_mismatch", "contract_assessment.assessment_id")
+            if assessment.runnable:
+                self.p.add("runnable_contract_assessment",
+                           "the original assessment is runnable, not refused")
+            if frame is not None and assessment.problem_frame_digest != frame.frame_digest:
+                self.p.add("assessment_frame_mismatch",
+                           "contract_assessment.problem_frame_digest is not the frame's digest")
+        self._check_residuals()
+        if gate is not None:
+            self._recompute(gate.decision_id, lambda: gate_decision_id(gate),
+                            "gate_decision_id_mismatch", "search_gate_decision.decision_id")
+            self._check_gate_residuals(gate)
+        if budget is not None:
+            self._recompute(budget.budget_id, lambda: budget_id(budget),
+                            "budget_id_mismatch", "compute_budget_decision.budget_id")
+            if gate is not None and (
+                budget.gate_decision_id != gate.decision_id
+                or budget.gate_policy_version != gate.policy_version
+                or budget.gate_input_digest != gate.input_digest
+                or budget.evidence_spans != gate.evidence_spans
+            ):
+                self.p.add("budget_gate_mismatch", "the budget's gate fields are not the gate's")
+        if e.run is not None:
+            self._check_run(e.run)
+        if e.run_refusal is not None:
+            self._check_run_refusal(e.run_refusal)
+        self._check_replay()
+        self._check_spans()
+
+    def _check_residuals(self) -> None:
+        e = self.e
+        if e.residuals is None:
+            return
+        codes_seen: set[str] = set()
+        for index, res in enumerate(e.residuals):
+            where = f"residuals[{index}]"
+            self._recompute(res.residual_id, lambda res=res: residual_id(res),  # type: ignore[misc]
+                            "residual_id_mismatch", f"{where}.residual_id")
+            if res.residual_code in codes_seen:
+                self.p.add("duplicate_residual_code", f"{where} repeats {res.residual_code!r}")
+            codes_seen.add(res.residual_code)
+            a = e.assessment
+            if a is not None and (
+                res.candidate_organ != a.candidate_organ
+                or res.evidence_spans != a.evidence_spans
+                or res.residual_code not in (*a.missing_bindings, *a.unresolved_hazards)
+            ):
+                self.p.add("residual_assessment_mismatch",
+                           f"{where} does not bind to the refused assessment")
+        ids = [res.residual_id for res in e.residuals]
+        if any(left >= right for left, right in zip(ids, ids[1:])):
+            self.p.add("residual_order_violation", "residuals are not in ascending id order")
+        if e.assessment is not None:
+            for code in dict.fromkeys((*e.assessment.missing_bindings,
+                                       *e.assessment.unresolved_hazards)):
+                if code not in codes_seen:
+                    self.p.add("missing_residual", f"no residual for assessment code {code!r}")
+
+    def _check_gate_residuals(self, gate: SearchGateDecision) -> None:
+        residuals = self.e.residuals
+        if residuals is None:
+            return
+        supplied = [res.residual_id for res in residuals]
+        named = set(gate.residual_ids)
+        for rid in gate.residual_ids:
+            if rid not in supplied:
+                self.p.add("missing_residual", f"the gate names residual {rid} that is absent")
+        orphans = [rid for rid in supplied if rid not in named]
+        for rid in orphans:
+            self.p.add("orphan_residual", f"residual {rid} is not named by the gate")
+        if set(supplied) != named:
+            return
+        if tuple(supplied) != gate.residual_ids:
+            self.p.add("gate_residual_mismatch", "gate.residual_ids differ from the residuals")
+        self._recompute(gate.input_digest, lambda: gate_input_digest(residuals),
+                        "gate_residual_mismatch", "search_gate_decision.input_digest")
+
+    def _check_run(self, run: GeometricSearchRun) -> None:
+        e, p = self.e, self.p
+        gate, budget = e.gate, e.budget
+        self._recompute(run.run_id, lambda: run_id(run), "run_id_mismatch",
+                        "geometric_search_run.run_id")
+        if gate is not None and budget is not None:
+            self._recompute(
+                run.input_digest,
+                lambda: run_input_digest(
+                    problem_frame_digest=run.problem_frame_digest,
+                    contract_assessment_id=run.contract_assessment_id,
+                    residual_ids=run.residual_ids,
+                    gate_decision_id=run.gate_decision_id,
+                    gate_policy_version=gate.policy_version,
+                    gate_input_digest=gate.input_digest,
+                    budget_id=run.budget_id,
+                    budget_policy_version=budget.policy_version,
+                    operator_set_id=run.operator_set_id,
+                    operator_set_version=run.operator_set_version,
+                    run_policy_version=run.run_policy_version,
+                    schema_version=run.schema_version,
+                ),
+                "run_input_digest_mismatch", "geometric_search_run.input_digest",
+            )
+            if gate.status is not SearchGateStatus.ELIGIBLE or (
+                budget.status is not ComputeBudgetStatus.BUDGET_ALLOWED
+            ):
+                p.add("run_not_authorized", "a run exists without an eligible gate and an "
+                      "allowed budget")
+        self._bind_run(run.problem_frame_digest, run.contract_assessment_id, run.residual_ids,
+                       run.gate_decision_id, run.budget_id, "run_binding_mismatch")
+        attempts = run.candidate_attempts
+        if not attempts and run.run_disposition is not SearchRunDisposition.EXHAUSTED_NO_CANDIDATE:
+            p.add("run_without_attempts_not_exhausted",
+                  f"a run with no attempts is {run.run_disposition.value}")
+        seen: set[str] = set()
+        for index, attempt in enumerate(attempts):
+            where = f"geometric_search_run.candidate_attempts[{index}]"
+            self._recompute(attempt.attempt_id,
+                            lambda attempt=attempt: attempt_id(attempt),  # type: ignore[misc]
+                            "attempt_id_mismatch", f"{where}.attempt_id")
+            if attempt.attempt_index != index:
+                p.add("attempt_order_violation", f"{where}.attempt_index is "
+                      f"{attempt.attempt_index}")
+            if attempt.input_digest != run.input_digest:
+                p.add("attempt_input_digest_mismatch", f"{where}.input_digest is not the run's")
+            if attempt.parent_attempt_id is not None and attempt.parent_attempt_id not in seen:
+                p.add("orphan_parent_attempt", f"{where}.parent_attempt_id names no earlier "
+                      "attempt of this run")
+            if attempt.attempt_id in seen:
+                p.add("duplicate_attempt_id", f"{where}.attempt_id repeats an earlier attempt")
+            seen.add(attempt.attempt_id)
+
+    def _bind_run(self, frame_digest: object, assessment_id: object, residual_ids: object,
+                  gate_id: object, budget_ref: object, code: str) -> None:
+        e = self.e
+        expected_residuals = (
+            e.gate.residual_ids if e.gate is not None
+            else tuple(x.residual_id for x in e.residuals) if e.residuals is not None else None
+        )
+        pairs = (
+            ("problem_frame_digest", frame_digest, e.frame and e.frame.frame_digest),
+            ("contract_assessment_id", assessment_id,
+             e.assessment and e.assessment.assessment_id),
+            ("residual_ids", residual_ids, expected_residuals),
+            ("gate_decision_id", gate_id, e.gate and e.gate.decision_id),
+            ("budget_id", budget_ref, e.budget and e.budget.budget_id),
+        )
+        for name, have, want in pairs:
+            if want is not None and have != want:
+                self.p.add(code, f"the run's {name} is not the record's")
+
+    def _check_run_refusal(self, refusal: SearchRunRefusal) -> None:
+        e = self.e
+        self._recompute(refusal.outcome_id, lambda: run_refusal_outcome_id(refusal),
+                        "run_refusal_outcome_id_mismatch", "search_run_refusal.outcome_id")
+        if e.gate is not None and refusal.gate_decision_id != e.gate.decision_id:
+            self.p.add("run_refusal_binding_mismatch",
+                       "search_run_refusal.gate_decision_id is not the gate's id")
+        if e.budget is not None and refusal.budget_id != e.budget.budget_id:
+            self.p.add("run_refusal_binding_mismatch",
+                       "search_run_refusal.budget_id is not the budget's id")
+
+    def _check_replay(self) -> None:
+        e, p = self.e, self.p
+        records: list[tuple[str, ReplayAdapterResult | ReplayAdapterRefusal]] = []
+        for index, result in enumerate(e.results or ()):
+            where = f"replay_results[{index}]"
+            self._recompute(result.replay_result_id, lambda x=result: replay_result_id(x),  # type: ignore[misc]
+                            "replay_result_id_mismatch", f"{where}.replay_result_id")
+            records.append((where, result))
+        for index, refusal in enumerate(e.refusals or ()):
+            where = f"replay_refusals[{index}]"
+            self._recompute(refusal.replay_refusal_id, lambda x=refusal: replay_refusal_id(x),  # type: ignore[misc]
+                            "replay_refusal_id_mismatch", f"{where}.replay_refusal_id")
+            records.append((where, refusal))
+        run = e.run
+        attempts: dict[str, CandidateAttempt] = (
+            {a.attempt_id: a for a in run.candidate_attempts} if run is not None else {}
+        )
+        for where, record in records:
+            orphan = (
+                "orphan_replay_result" if isinstance(record, ReplayAdapterResult)
+                else "orphan_replay_refusal"
+            )
+            if e.run_refusal is not None:
+                p.add(orphan, f"{where} sits next to a run refusal, which has no attempts")
+            elif run is not None:
+                attempt = attempts.get(record.attempt_id) if record.attempt_id else None
+                if (
+                    record.run_id != run.run_id
+                    or attempt is None
+                    or record.candidate_digest != attempt.candidate_digest
+                ):
+                    p.add(orphan, f"{where} does not bind to the run, an attempt of it and "
+                          "that attempt's candidate")
+        if run is None or e.results is None or e.refusals is None:
+            return
+        named: dict[str, int] = {}
+        for _, record in records:
+            if record.attempt_id is not None:
+                named[record.attempt_id] = named.get(record.attempt_id, 0) + 1
+        for attempt in run.candidate_attempts:
+            count = named.get(attempt.attempt_id, 0)
+            if count == 0:
+                p.add("missing_replay_record",
+                      f"attempt {attempt.attempt_index} has no replay record")
+            elif count > 1:
+                p.add("duplicate_replay_record",
+                      f"attempt {attempt.attempt_index} has {count} replay records")
+
+    def _check_spans(self) -> None:
+        e = self.e
+        if e.frame is None:
+            return
+        text = e.frame.problem_text
+        for where, spans in self.copied_spans():
+            for index, span in enumerate(spans):
+                if not (0 <= span.start < span.end <= len(text)) or (
+                    text[span.start:span.end] != span.text
+                ):
+                    self.p.add("inexact_evidence_span",
+                               f"{where}[{index}] {span.text!r} at {span.start}:{span.end} is "
+                               "not exact in the problem text")
+
+    def copied_spans(self) -> list[tuple[str, tuple[SourceSpan, ...]]]:
+        """The spans the trace copies, in sealing-policy §5 order, with where they come from."""
+        e = self.e
+        out: list[tuple[str, tuple[SourceSpan, ...]]] = []
+        if e.assessment is not None:
+            out.append(("contract_assessment.evidence_spans", e.assessment.evidence_spans))
+        for index, res in enumerate(e.residuals or ()):
+            out.append((f"residuals[{index}].evidence_spans", res.evidence_spans))
+        for index, attempt in enumerate(e.run.candidate_attempts if e.run else ()):
+            out.append((f"candidate_attempts[{index}].evidence_spans", attempt.evidence_spans))
+        for index, result in enumerate(e.results or ()):
+            out.append((f"replay_results[{index}].evidence_spans", result.evidence_spans))
+        return out
+
+    # -- outcome ---------------------------------------------------------------------------
+
+    def disposition(self) -> PracticeDisposition:
+        e = self.e
+        if e.run_refusal is not None or e.run is None:
+            return _D.SEALED_ORIGINAL_REFUSAL
+        if not e.run.candidate_attempts:
+            return _D.SEALED_EXHAUSTED_NO_CANDIDATE
+        outcomes = {result.replay_disposition for result in e.results or ()}
+        if ReplayDisposition.CONTRACT_AND_PROOF_CLOSED in outcomes:
+            return _D.SEALED_CANDIDATE_REPLAY_CLOSED
+        if ReplayDisposition.CONTRACT_CLOSED_BUT_PROOF_REFUSED in outcomes:
+            return _D.SEALED_CONTRACT_CLOSED_PROOF_REFUSED
+        if outcomes:
+            return _D.SEALED_ALL_CANDIDATES_REFUSED
+        return _D.SEALED_REPLAY_UNAVAILABLE
+
+
+def _all_field(reads: list[_Read] | None, name: str) -> tuple[object, ...] | None:
+    if reads is None or any(name not in x.fields for x in reads):
+        return None
+    return tuple(x.fields[name] for x in reads)
+
+
+def _refusal(problems: r.Problems, input_digest: str | None) -> PracticeTraceRefusal:
+    families = {REASON_CODES[code][0] for code in problems.codes}
+    disposition = PracticeDisposition(next(f for f in FAMILY_ORDER if f in families))
+    reason_codes = tuple(problems.codes)
+    trace_refusal_id = identity_digest(
+        {
+            "trace_refusal_id": "",
+            "trace_policy_version": SEALED_PRACTICE_TRACE_POLICY_VERSION,
+            "input_digest": input_digest,
+            "practice_disposition": disposition.value,
+            "reason_codes": list(reason_codes),
+        }
+    )
+    return PracticeTraceRefusal(
+        trace_refusal_id=trace_refusal_id,
+        trace_policy_version=SEALED_PRACTICE_TRACE_POLICY_VERSION,
+        input_digest=input_digest,
+        practice_disposition=disposition,
+        reason_codes=reason_codes,
+        explanation="Refused: " + "; ".join(problems.details) + ".",
+    )
+
+
+def _sealed(checker: _Checker, trace_input: PracticeTraceInput, explanation: str
+            ) -> SealedPracticeTrace:
+    e = checker.e
+    disposition = checker.disposition()
+    chain = (
+        trace_input.problem_frame_digest,
+        trace_input.original_contract_assessment_id,
+        *trace_input.residual_ids,
+        trace_input.search_gate_decision_id,
+        trace_input.compute_budget_id,
+        trace_input.geometric_search_run_id,
+        *trace_input.candidate_attempt_ids,
+        *trace_input.replay_result_ids,
+        *trace_input.replay_refusal_ids,
+    )
+    spans = tuple(span for _, group in checker.copied_spans() for span in group)
+    payload = {
+        "trace_id": "",
+        "trace_policy_version": trace_input.trace_policy_version,
+        "input_digest": trace_input.input_digest,
+        "problem_frame_digest": trace_input.problem_frame_digest,
+        "original_contract_assessment_id": trace_input.original_contract_assessment_id,
+        "residual_ids": list(trace_input.residual_ids),
+        "search_gate_decision_id": trace_input.search_gate_decision_id,
+        "compute_budget_id": trace_input.compute_budget_id,
+        "geometric_search_run_id": trace_input.geometric_search_run_id,
+        "candidate_attempt_ids": list(trace_input.candidate_attempt_ids),
+        "replay_result_ids": list(trace_input.replay_result_ids),
+        "replay_refusal_ids": list(trace_input.replay_refusal_ids),
+        "upstream_identity_chain": list(chain),
+        "practice_disposition": disposition.value,
+        "trace_records": list(chain),
+        "evidence_spans": spans_payload(spans),
+        "created_by_policy": _CREATED_BY_POLICY,
+    }
+    if not explanation:
+        attempts = len(trace_input.candidate_attempt_ids)
+        explanation = (
+            f"Sealed as {disposition.value}: {attempts} candidate attempt(s), "
+            f"{len(e.results or ())} replay result(s), {len(e.refusals or ())} replay "
+            "refusal(s). Evidence only: nothing is selected, answered or served."
+        )
+    return SealedPracticeTrace(
+        trace_id=identity_digest(payload),
+        trace_policy_version=trace_input.trace_policy_version,
+        input_digest=trace_input.input_digest,
+        problem_frame_digest=trace_input.problem_frame_digest,
+        original_contract_assessment_id=trace_input.original_contract_assessment_id,
+        residual_ids=trace_input.residual_ids,
+        search_gate_decision_id=trace_input.search_gate_decision_id,
+        compute_budget_id=trace_input.compute_budget_id,
+        geometric_search_run_id=trace_input.geometric_search_run_id,
+        candidate_attempt_ids=trace_input.candidate_attempt_ids,
+        replay_result_ids=trace_input.replay_result_ids,
+        replay_refusal_ids=trace_input.replay_refusal_ids,
+        upstream_identity_chain=chain,
+        practice_disposition=disposition,
+        trace_records=chain,
+        evidence_spans=spans,
+        created_by_policy=_CREATED_BY_POLICY,
+        explanation=explanation,
+    )
+
+
+_NO_CLAIM: Final = object()
+
+
+def _outcome(
+    episode: object,
+    claimed: object,
+    explanation: object,
+    prior: r.Problems | None,
+    *,
+    want_input: bool,
+) -> PracticeTraceOutcome | PracticeTraceInput:
+    problems = prior if prior is not None else r.Problems()
+    if not issubclass(type(explanation), str):
+        problems.add("malformed_explanation", "explanation is not a string")
+        explanation = ""
+    checker = _Checker(episode, problems)
+    checker.read()
+    if "invalid_trace_input_type" not in problems.codes:
+        checker.build_input()
+        checker.check()
+    built = checker.e.trace_input
+    if claimed is not _NO_CLAIM:
+        record, _ = r.read_record(claimed, _TRACE_INPUT, problems, "trace_input")
+        if record is not None and built is not None and record != built:
+            differing = [
+                name for name, _ in _TRACE_INPUT.fields
+                if getattr(record, name) != getattr(built, name)
+            ]
+            problems.add("trace_input_mismatch",
+                         "the claimed trace input differs in " + ", ".join(differing))
+    digest = built.input_digest if built is not None else None
+    if problems.codes or built is None:
+        if not problems.codes:  # unreachable by construction; refuse rather than guess
+            problems.add("sealer_internal_fault", "the trace input could not be built")
+        return _refusal(problems, digest)
+    if want_input:
+        return built
+    return _sealed(checker, built, str.__str__(explanation))  # type: ignore[arg-type]
+
+
+def _guarded(
+    episode: object, claimed: object, explanation: object, prior: r.Problems | None,
+    *, want_input: bool,
+) -> PracticeTraceOutcome | PracticeTraceInput:
+    try:
+        return _outcome(episode, claimed, explanation, prior, want_input=want_input)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: BLE001 - ADR-0230 §13: the sealer never raises
+        problems = r.Problems()
+        problems.add("sealer_internal_fault", f"reading the input raised {type(error).__name__}")
+        return _refusal(problems, None)
+
+
+def build_practice_trace_input(episode: object) -> PracticeTraceInput | PracticeTraceRefusal:
+    """Validate ``episode`` and build its :class:`PracticeTraceInput` (ADR-0230 §6.1, §12.1).
+
+    Args:
+        episode: a :class:`PracticeEpisode` or any object with its attribute names.
+
+    Returns:
+        The trace input, whose ``input_digest`` hashes the §12.1 payload, when the whole
+        episode validates; otherwise the :class:`PracticeTraceRefusal` that :func:`seal`
+        would return. Never raises.
+    """
+    return _guarded(episode, _NO_CLAIM, "", None, want_input=True)  # type: ignore[return-value]
+
+
+def seal_practice_trace(
+    trace_input: object, episode: object, *, explanation: object = ""
+) -> PracticeTraceOutcome:
+    """Seal ``episode`` against a claimed ``trace_input`` (ADR-0230 §6.1 item 13, §7).
+
+    The claimed input is compared field by field with the one built from the records: a
+    malformed claim refuses as ``trace_invalid_input`` (``malformed_trace_input``), a differing
+    one as ``trace_identity_mismatch`` (``trace_input_mismatch``).
+
+    Args:
+        trace_input: a :class:`PracticeTraceInput` or any object with its attribute names.
+        episode: a :class:`PracticeEpisode` or any object with its attribute names.
+        explanation: prose for the sealed trace, excluded from every identity; empty means a
+            generated summary.
+
+    Returns:
+        A :class:`SealedPracticeTrace` or a :class:`PracticeTraceRefusal`. Never raises.
+    """
+    return _guarded(episode, trace_input, explanation, None, want_input=False)  # type: ignore[return-value]
+
+
+def seal(episode: object, *, explanation: object = "") -> PracticeTraceOutcome:
+    """Build the trace input from ``episode`` and seal it (ADR-0230 §4, §6-§13).
+
+    Returns:
+        A :class:`SealedPracticeTrace` when every upstream identity reproduces and every
+        binding holds, else a :class:`PracticeTraceRefusal` with ``reason_codes`` from
+        :data:`sealed_trace.reasons.REASON_CODES`. Never raises, never mutates ``episode``.
+    """
+    return _guarded(episode, _NO_CLAIM, explanation, None, want_input=False)  # type: ignore[return-value]
+
+
+def _seal_with_problems(
+    episode: object, claimed: object | None, prior: r.Problems
+) -> PracticeTraceOutcome:
+    """Seal with problems already found while decoding a document (episode_json only).
+
+    ``claimed`` is the document's claimed trace input, or None when it has none.
+    """
+    claim = _NO_CLAIM if claimed is None else claimed
+    return _guarded(episode, claim, "", prior, want_input=False)  # type: ignore[return-value]

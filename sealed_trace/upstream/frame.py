@@ -1,0 +1,107 @@
+"""The two identity-bearing projections with no upstream id (sealing-policy §2).
+
+ProblemFrame projection: ``frame_digest`` over ``frame_schema_version``, ``problem_text`` and
+``facts`` (no self key). ContractAssessment projection: ``assessment_id`` over
+``problem_frame_digest``, ``candidate_organ``, ``missing_bindings``, ``unresolved_hazards``,
+``runnable`` and ``evidence_spans`` (no self key). Prose (``explanation``) is never hashed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+from sealed_trace.identity import MAX_DEPTH, identity_digest
+from sealed_trace.upstream.spans import SourceSpan, spans_payload
+
+__all__ = [
+    "CONTRACT_ASSESSMENT_IDENTITY_VERSION",
+    "PROBLEM_FRAME_IDENTITY_VERSION",
+    "ContractAssessmentProjection",
+    "JSONValue",
+    "ProblemFrameProjection",
+    "contract_assessment_id",
+    "problem_frame_digest",
+    "thaw_json",
+]
+
+PROBLEM_FRAME_IDENTITY_VERSION: Final = "problem_frame_identity.v1"
+CONTRACT_ASSESSMENT_IDENTITY_VERSION: Final = "contract_assessment_identity.v1"
+
+JSONValue = object
+"""Any JSON value without floats: dict with str keys, list/tuple, str, int, bool or None."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemFrameProjection:
+    """The identity-bearing projection of a ProblemFrame (sealing-policy §2).
+
+    ``facts`` is the host's canonical frame content, a mapping from str to a float-free JSON
+    value; it takes part in equality but not in ``hash()`` (in-process hashing is not identity).
+    """
+
+    frame_digest: str
+    frame_schema_version: str
+    problem_text: str
+    facts: Mapping[str, JSONValue] = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ContractAssessmentProjection:
+    """The original ContractAssessment as the trace consumes it (sealing-policy §2).
+
+    ``runnable`` is an input field here; the sealer refuses a runnable (not refused)
+    assessment. ADR-0230 §7.3 forbids ``runnable`` on outputs only.
+    """
+
+    assessment_id: str
+    problem_frame_digest: str
+    candidate_organ: str
+    missing_bindings: tuple[str, ...]
+    unresolved_hazards: tuple[str, ...]
+    runnable: bool
+    evidence_spans: tuple[SourceSpan, ...]
+    explanation: str = ""
+
+
+def thaw_json(value: object, depth: int = 0) -> object:
+    """Return ``value`` with every Mapping turned into a dict and every list/tuple into a list.
+
+    Nothing else is converted: a float, a non-string key or an unknown type stays as it is, so
+    :func:`~sealed_trace.identity.canonical_json` still refuses it. Past
+    :data:`~sealed_trace.identity.MAX_DEPTH` the value is returned unchanged (and then refused
+    as too deep), so cycles cannot recurse forever.
+    """
+    if depth > MAX_DEPTH:
+        return value
+    if isinstance(value, Mapping):
+        return {key: thaw_json(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw_json(item, depth + 1) for item in value]
+    return value
+
+
+def problem_frame_digest(frame: ProblemFrameProjection) -> str:
+    """Recompute ``frame_digest`` (sealing-policy §2). Raises IdentityError on float facts."""
+    return identity_digest(
+        {
+            "frame_schema_version": frame.frame_schema_version,
+            "problem_text": frame.problem_text,
+            "facts": thaw_json(frame.facts),
+        }
+    )
+
+
+def contract_assessment_id(assessment: ContractAssessmentProjection) -> str:
+    """Recompute ``assessment_id`` (sealing-policy §2). Raises IdentityError as identity_digest."""
+    return identity_digest(
+        {
+            "problem_frame_digest": assessment.problem_frame_digest,
+            "candidate_organ": assessment.candidate_organ,
+            "missing_bindings": list(assessment.missing_bindings),
+            "unresolved_hazards": list(assessment.unresolved_hazards),
+            "runnable": assessment.runnable,
+            "evidence_spans": spans_payload(assessment.evidence_spans),
+        }
+    )
