@@ -1,0 +1,146 @@
+"""The ``sealed-trace`` command line (episode-format.md, "Command line").
+
+=======================================  ==================================================
+command                                  exit status
+=======================================  ==================================================
+``sealed-trace seal FILE|-``             0 sealed, 1 refused, 2 usage or I/O error
+``sealed-trace verify OUTCOME EPISODE``  0 same bytes, 1 different, 2 usage error
+``sealed-trace explain CODE``            0 known, 2 unknown
+``sealed-trace lint [PATH...]``          0 clean, 1 findings, 2 config or usage error
+=======================================  ==================================================
+
+User errors are one line on stderr naming the file and what is wrong, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from sealed_trace.episode_json import DocumentError, encode_outcome, seal_document
+from sealed_trace.reasons import REASON_CODES
+from sealed_trace.trace import PracticeDisposition, SealedPracticeTrace
+
+__all__ = ["main"]
+
+PROG = "sealed-trace"
+#: Largest document read, in bytes (256 MiB); larger inputs are a usage error.
+MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+
+
+class _UsageError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{PROG} --help')\n")
+
+
+def _read(path: str) -> bytes:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_DOCUMENT_BYTES + 1)
+    except OSError as error:
+        raise _UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise _UsageError(f"{path}: larger than {MAX_DOCUMENT_BYTES} bytes")
+    return data
+
+
+def _seal_bytes(path: str) -> tuple[bytes, bool]:
+    data = _read(path)
+    try:
+        outcome = seal_document(data)
+    except DocumentError as error:
+        raise _UsageError(f"{path}: {error}") from None
+    return encode_outcome(outcome), isinstance(outcome, SealedPracticeTrace)
+
+
+def _cmd_seal(args: argparse.Namespace) -> int:
+    encoded, sealed = _seal_bytes(args.episode)
+    sys.stdout.buffer.write(encoded)
+    sys.stdout.flush()
+    return 0 if sealed else 1
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    expected = _read(args.outcome)
+    encoded, _ = _seal_bytes(args.episode)
+    if encoded == expected:
+        print(f"{args.outcome}: same outcome, byte for byte")
+        return 0
+    print(f"{args.outcome}: differs from the outcome of sealing {args.episode}", file=sys.stderr)
+    return 1
+
+
+def explain(code: str) -> str | None:
+    """Return the explanation of a reason code, disposition or lint rule, or None."""
+    if code in REASON_CODES:
+        family, meaning = REASON_CODES[code]
+        return f"{code} ({family}): {meaning}"
+    if code in {d.value for d in PracticeDisposition}:
+        family = "sealed trace" if code.startswith("sealed_") else "trace refusal"
+        codes = sorted(c for c, (f, _) in REASON_CODES.items() if f == code)
+        tail = f" Reason codes: {', '.join(codes)}." if codes else ""
+        return f"{code}: a {family} disposition of ADR-0230 §8.{tail}"
+    try:
+        from sealed_trace.lint.catalog import explain_rule
+    except ImportError:
+        return None
+    return explain_rule(code)
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    text = explain(args.code)
+    if text is None:
+        raise _UsageError(f"unknown reason code or rule {args.code!r}")
+    print(text)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Seal, verify and explain ADR-0230 practice traces; lint the boundary.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    seal = sub.add_parser("seal", help="seal one episode document and print the outcome")
+    seal.add_argument("episode", metavar="FILE", help="episode document, or - for stdin")
+    seal.set_defaults(run=_cmd_seal)
+    verify = sub.add_parser("verify", help="re-seal an episode and compare with an outcome")
+    verify.add_argument("outcome", metavar="OUTCOME", help="outcome document")
+    verify.add_argument("episode", metavar="EPISODE", help="episode document")
+    verify.set_defaults(run=_cmd_verify)
+    explain_cmd = sub.add_parser("explain", help="explain a reason code or lint rule")
+    explain_cmd.add_argument("code", metavar="CODE")
+    explain_cmd.set_defaults(run=_cmd_explain)
+    try:
+        from sealed_trace.lint.cli import add_lint_parser, run_lint
+    except ImportError:
+        pass
+    else:
+        add_lint_parser(sub)
+        sub.choices["lint"].set_defaults(run=run_lint)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (see the module table)."""
+    args = _parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except _UsageError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,330 @@
+"""Episode and outcome documents (episode-format.md).
+
+Persisting and reading documents is outside the sealing boundary (ADR-0230 §15.2), so it lives
+here. Decoding is strict: a document that is not UTF-8 JSON raises :class:`DocumentError` (a
+usage error); any JSON document that is not a valid episode still seals, to a
+:class:`~sealed_trace.trace.PracticeTraceRefusal`. Nothing is coerced or repaired.
+
+Limits: nesting deeper than :data:`MAX_DOCUMENT_DEPTH` containers, and integers outside the
+signed 64-bit range, make the document a ``trace_invalid_input`` refusal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import fields as dataclass_fields
+from dataclasses import is_dataclass
+from enum import Enum
+from types import SimpleNamespace
+from typing import Final
+
+from sealed_trace import _reader as r
+from sealed_trace.identity import MAX_ABS_INT, MAX_DEPTH, canonical_json
+from sealed_trace.trace import (
+    PracticeEpisode,
+    PracticeTraceInput,
+    PracticeTraceOutcome,
+    SealedPracticeTrace,
+    _seal_with_problems,
+)
+from sealed_trace.upstream.spans import span_payload
+
+__all__ = [
+    "EPISODE_FORMAT",
+    "MAX_DOCUMENT_DEPTH",
+    "OUTCOME_FORMAT",
+    "DocumentError",
+    "encode_episode",
+    "encode_outcome",
+    "episode_document",
+    "outcome_document",
+    "seal_document",
+]
+
+EPISODE_FORMAT: Final = "sealed_trace.episode.v1"
+OUTCOME_FORMAT: Final = "sealed_trace.outcome.v1"
+#: Deepest container nesting accepted in an episode document (the root object is depth 1).
+MAX_DOCUMENT_DEPTH: Final = MAX_DEPTH
+_MAX_INT_DIGITS: Final = 20
+
+_RECORD_KEYS: Final = {
+    "problem_frame": "ProblemFrame projection",
+    "contract_assessment": "ContractAssessment projection",
+    "search_gate_decision": "SearchGateDecision",
+    "compute_budget_decision": "ComputeBudgetDecision",
+    "geometric_search_run": "GeometricSearchRun",
+    "search_run_refusal": "SearchRunRefusal",
+}
+_ARRAY_KEYS: Final = {
+    "residuals": "ContractResidual",
+    "replay_results": "ReplayAdapterResult",
+    "replay_refusals": "ReplayAdapterRefusal",
+}
+_TOP_KEYS: Final = frozenset(
+    {"format", "trace_policy_version", "schema_versions", "policy_versions", "trace_input",
+     *_RECORD_KEYS, *_ARRAY_KEYS}
+)
+# Fields holding nested records, by (record label, field name) -> nested label.
+_NESTED: Final = {
+    ("CandidateAttempt", "budget_charge"): "BudgetCharge",
+    ("GeometricSearchRun", "budget_consumed"): "BudgetConsumed",
+}
+_NESTED_ARRAYS: Final = {
+    ("GeometricSearchRun", "candidate_attempts"): "CandidateAttempt",
+    ("ReplayAdapterResult", "proof_replay_refs"): "ProofReplayRef",
+}
+_SPAN_KEYS: Final = ("text", "start", "end", "sentence_index")
+_TOKENS: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+class DocumentError(ValueError):
+    """The bytes are not a JSON document at all (not UTF-8, or not JSON): a usage error."""
+
+
+class _Rejected:
+    """Stands in for a JSON value the decoder refuses (a float, NaN, an oversized integer)."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __repr__(self) -> str:
+        return f"<rejected {self.what}>"
+
+
+def _too_deep(text: str) -> bool:
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DOCUMENT_DEPTH:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
+def _parse(text: str, problems: r.Problems) -> object:
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for key, value in items:
+            if key in out:
+                problems.add("malformed_episode_document", f"duplicate key {key!r}")
+                continue
+            out[key] = value
+        return out
+
+    def number(digits: str) -> object:
+        if len(digits.lstrip("-")) > _MAX_INT_DIGITS:
+            problems.add("malformed_episode_document", "an integer beyond the signed 64-bit range")
+            return _Rejected("integer")
+        value = int(digits)
+        if not -MAX_ABS_INT <= value < MAX_ABS_INT:
+            problems.add("malformed_episode_document", "an integer beyond the signed 64-bit range")
+            return _Rejected("integer")
+        return value
+
+    def real(literal: str) -> object:
+        problems.add("malformed_episode_document", f"a float {literal}")
+        return _Rejected("float")
+
+    def constant(literal: str) -> object:
+        problems.add("malformed_episode_document", f"a non-finite number {literal}")
+        return _Rejected(literal)
+
+    return json.loads(
+        text, object_pairs_hook=pairs, parse_int=number, parse_float=real,
+        parse_constant=constant,
+    )
+
+
+def _to_tuple(value: object) -> object:
+    """JSON arrays become tuples (recursively through arrays only)."""
+    if type(value) is list:
+        return tuple(_to_tuple(item) for item in value)
+    return value
+
+
+def _span(value: object, problems: r.Problems, where: str) -> object:
+    if type(value) is not dict:
+        return value
+    unknown = sorted(set(value) - set(_SPAN_KEYS))
+    if unknown:
+        problems.add("malformed_evidence_span", f"{where} has unknown keys {unknown}")
+    return SimpleNamespace(**{k: v for k, v in value.items() if k in _SPAN_KEYS})
+
+
+def _record(value: object, label: str, problems: r.Problems, where: str) -> object:
+    """Turn a JSON object into an attribute record for ``label``; report unknown keys."""
+    if type(value) is not dict:
+        return value
+    schema = r.SCHEMAS[label]
+    names = [name for name, _ in schema.fields]
+    unknown = sorted(set(value) - set(names))
+    if unknown:
+        problems.add(schema.code, f"{where} has unknown keys {unknown}")
+    attrs: dict[str, object] = {}
+    for name in names:
+        if name not in value:
+            continue  # the reader reports the missing field
+        item = value[name]
+        where_item = f"{where}.{name}"
+        if name == "evidence_spans" and type(item) is list:
+            attrs[name] = tuple(_span(s, problems, f"{where_item}[{i}]")
+                                for i, s in enumerate(item))
+        elif (label, name) in _NESTED:
+            attrs[name] = _record(item, _NESTED[(label, name)], problems, where_item)
+        elif (label, name) in _NESTED_ARRAYS and type(item) is list:
+            nested = _NESTED_ARRAYS[(label, name)]
+            attrs[name] = tuple(_record(x, nested, problems, f"{where_item}[{i}]")
+                                for i, x in enumerate(item))
+        elif name == "facts":
+            attrs[name] = item
+        else:
+            attrs[name] = _to_tuple(item)
+    return SimpleNamespace(**attrs)
+
+
+def _episode(document: dict[str, object], problems: r.Problems) -> tuple[object, object | None]:
+    unknown = sorted(set(document) - _TOP_KEYS)
+    if unknown:
+        problems.add("malformed_episode_document", f"unknown top-level keys {unknown}")
+    if document.get("format") != EPISODE_FORMAT:
+        problems.add("malformed_episode_document",
+                     f"format is {document.get('format')!r}, not {EPISODE_FORMAT!r}")
+    attrs: dict[str, object] = {}
+    for key, label in _RECORD_KEYS.items():
+        attrs[key] = _record(document.get(key), label, problems, key)
+    for key, label in _ARRAY_KEYS.items():
+        if key in document:
+            value = document[key]
+            attrs[key] = (
+                tuple(_record(x, label, problems, f"{key}[{i}]") for i, x in enumerate(value))
+                if type(value) is list else value
+            )
+    for key in ("schema_versions", "policy_versions", "trace_policy_version"):
+        if key in document:
+            attrs[key] = _to_tuple(document[key])
+    claimed = document.get("trace_input")
+    if type(claimed) is dict:
+        claimed = SimpleNamespace(**{k: _to_tuple(v) for k, v in claimed.items()})
+        # Unknown keys of a claimed trace input make it malformed.
+        known = {f.name for f in dataclass_fields(PracticeTraceInput)}
+        extra = sorted(set(vars(claimed)) - known)
+        if extra:
+            problems.add("malformed_trace_input", f"trace_input has unknown keys {extra}")
+    return SimpleNamespace(**attrs), claimed
+
+
+def seal_document(data: bytes) -> PracticeTraceOutcome:
+    """Decode an episode document and seal it (episode-format.md).
+
+    Args:
+        data: the document's bytes (UTF-8 JSON).
+
+    Returns:
+        The outcome: a sealed trace, or a refusal for any JSON that is not a valid episode
+        (duplicate keys, floats, NaN/Infinity, lone surrogates, bools where ints belong,
+        nesting or integers beyond the limits, unknown keys, wrong format, ...).
+
+    Raises:
+        DocumentError: the bytes are not UTF-8, or not JSON.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DocumentError(f"not UTF-8 (byte {error.start})") from None
+    if text.startswith("\ufeff"):
+        raise DocumentError("starts with a byte order mark; save it as UTF-8 without BOM")
+    problems = r.Problems()
+    if _too_deep(text):
+        problems.add("malformed_episode_document",
+                     f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers")
+        return _seal_with_problems(None, None, problems)
+    try:
+        document = _parse(text, problems)
+    except RecursionError:
+        problems.add("malformed_episode_document", "nesting too deep to decode")
+        return _seal_with_problems(None, None, problems)
+    except ValueError as error:
+        raise DocumentError(f"not JSON: {error}") from None
+    if type(document) is not dict:
+        problems.add("malformed_episode_document",
+                     f"the document is a JSON {type(document).__name__}, not an object")
+        return _seal_with_problems(None, None, problems)
+    episode, claimed = _episode(document, problems)
+    return _seal_with_problems(episode, claimed, problems)
+
+
+def outcome_document(outcome: PracticeTraceOutcome) -> dict[str, object]:
+    """Return the outcome as a JSON object keyed by its field names, plus format and kind."""
+    document: dict[str, object] = {
+        "format": OUTCOME_FORMAT,
+        "outcome": "sealed_practice_trace" if isinstance(outcome, SealedPracticeTrace)
+        else "practice_trace_refusal",
+    }
+    for f in dataclass_fields(outcome):
+        value = getattr(outcome, f.name)
+        if f.name == "evidence_spans":
+            value = [span_payload(span) for span in value]
+        elif f.name == "practice_disposition":
+            value = value.value
+        elif f.name == "explanation":
+            value = value.encode("utf-8", "backslashreplace").decode("utf-8")
+        elif isinstance(value, tuple):
+            value = list(value)
+        document[f.name] = value
+    return document
+
+
+def encode_outcome(outcome: PracticeTraceOutcome) -> bytes:
+    """Encode ``outcome`` as canonical JSON (ADR-0230 §12 settings) plus one newline, UTF-8."""
+    return (canonical_json(outcome_document(outcome)) + "\n").encode("utf-8")
+
+
+
+def _plain(value: object) -> object:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclass_fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def episode_document(
+    episode: PracticeEpisode, trace_input: PracticeTraceInput | None = None
+) -> dict[str, object]:
+    """Return the episode document (``sealed_trace.episode.v1``) of a reference episode.
+
+    The run kind that is None is omitted; ``trace_input``, when given, is included as the
+    document's claimed trace input.
+    """
+    document: dict[str, object] = {"format": EPISODE_FORMAT}
+    for f in dataclass_fields(episode):
+        value = getattr(episode, f.name)
+        if f.name in ("geometric_search_run", "search_run_refusal") and value is None:
+            continue
+        document[f.name] = _plain(value)
+    if trace_input is not None:
+        document["trace_input"] = _plain(trace_input)
+    return document
+
+
+def encode_episode(episode: PracticeEpisode, trace_input: PracticeTraceInput | None = None
+                   ) -> bytes:
+    """Encode an episode document as indented, key-sorted UTF-8 JSON plus a newline.
+
+    Raises:
+        IdentityError: the episode holds a value that has no JSON form (e.g. a float).
+    """
+    document = episode_document(episode, trace_input)
+    canonical_json(document)  # refuse what the decoder would refuse
+    return (json.dumps(document, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode()
