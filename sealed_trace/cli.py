@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from sealed_trace.episode_json import DocumentError, encode_outcome, seal_document
-from sealed_trace.reasons import REASON_CODES
+from sealed_trace.reasons import REASON_CODES, markdown_table
 from sealed_trace.trace import PracticeDisposition, SealedPracticeTrace
 
 __all__ = ["main"]
@@ -97,6 +97,13 @@ def explain(code: str) -> str | None:
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
+    if args.all:
+        if args.code is not None:
+            raise _UsageError("give a CODE or --all, not both")
+        sys.stdout.write(markdown_table())
+        return 0
+    if args.code is None:
+        raise _UsageError("explain needs a CODE (or --all for the reason-code table)")
     text = explain(args.code)
     if text is None:
         raise _UsageError(f"unknown reason code or rule {args.code!r}")
@@ -118,7 +125,9 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("episode", metavar="EPISODE", help="episode document")
     verify.set_defaults(run=_cmd_verify)
     explain_cmd = sub.add_parser("explain", help="explain a reason code or lint rule")
-    explain_cmd.add_argument("code", metavar="CODE")
+    explain_cmd.add_argument("code", metavar="CODE", nargs="?")
+    explain_cmd.add_argument("--all", action="store_true",
+                             help="print the table of every reason code (Markdown)")
     explain_cmd.set_defaults(run=_cmd_explain)
     try:
         from sealed_trace.lint.cli import add_lint_parser, run_lint

@@ -192,3 +192,23 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
     "missing_replay_record": _r(
         INCOMPLETE, "An attempt of the run has no replay result or replay refusal."),
 }
+
+
+def markdown_table() -> str:
+    """Return the reason-code table of ``docs/reason-codes.md`` (Markdown, one row per code)."""
+    lines = [
+        "# Reason codes of `PracticeTraceRefusal`",
+        "",
+        "Generated from `sealed_trace/reasons.py` by `sealed-trace explain --all`. Each "
+        "code is stable within `sealed_practice_trace.v1`; `sealed-trace explain CODE` prints "
+        "its row. A refusal's `practice_disposition` is the first family in this order that "
+        "any of its codes belongs to: " + ", ".join(f"`{f}`" for f in FAMILY_ORDER) + ".",
+        "",
+        "| code | disposition | meaning |",
+        "|---|---|---|",
+    ]
+    for family in FAMILY_ORDER:
+        for code, (fam, meaning) in REASON_CODES.items():
+            if fam == family:
+                lines.append(f"| `{code}` | `{family}` | {meaning} |")
+    return "\n".join(lines) + "\n"
