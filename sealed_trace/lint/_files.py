@@ -1,0 +1,179 @@
+"""File-system adapter of the lint: discover Python files and read them (issue 3 §5).
+
+Nothing here imports libcst or executes scanned code. Discovery never follows symbolic links
+to directories (so link loops cannot recurse); a ``.py`` entry that is not a readable regular
+file becomes a :class:`SourceFile` with ``problem`` set, which the engine reports as ST002.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["SourceFile", "discover", "module_name_for", "read_bytes"]
+
+_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A discovered file.
+
+    ``relpath``: POSIX path relative to the project root (or absolute when outside it);
+    ``abspath``: the path to open; ``module``: dotted module name when the file lies in a source
+    root under identifier-named directories, else None; ``is_package``: an ``__init__.py``;
+    ``problem``: why the path cannot be read as a file, or None; ``fingerprint``: stat facts
+    ``(mtime_ns, size, inode, ctime_ns)`` used by the warm cache.
+    """
+
+    relpath: str
+    abspath: str
+    module: str | None
+    is_package: bool
+    problem: str | None
+    fingerprint: tuple[int, int, int, int]
+
+
+def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
+    for pattern in patterns:
+        pat = pattern.rstrip("/")
+        if fnmatch.fnmatchcase(relpath, pat) or relpath.startswith(pat + "/"):
+            return True
+    return False
+
+
+def module_name_for(relative_to_root: str) -> tuple[str | None, bool]:
+    """Map a POSIX path relative to a source root to ``(module name or None, is_package)``."""
+    parts = relative_to_root.split("/")
+    if not parts or not parts[-1].endswith(".py"):
+        return None, False
+    stem = parts[-1][:-3]
+    is_package = stem == "__init__"
+    names = parts[:-1] if is_package else [*parts[:-1], stem]
+    if not names or not all(name.isidentifier() for name in names):
+        return None, is_package
+    return ".".join(names), is_package
+
+
+def _relpath(path: str, project_root: str) -> str:
+    try:
+        rel = os.path.relpath(path, project_root)
+    except ValueError:
+        return Path(path).as_posix()
+    if rel.startswith(".."):
+        return Path(os.path.abspath(path)).as_posix()
+    return Path(rel).as_posix()
+
+
+def _entry(path: str, project_root: str, roots: tuple[str, ...]) -> SourceFile:
+    problem: str | None = None
+    fingerprint = (0, 0, 0, 0)
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        problem = f"cannot stat: {exc.strerror or exc}"
+    else:
+        fingerprint = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+        if stat.S_ISDIR(st.st_mode):
+            problem = "is a directory, not a file"
+        elif not stat.S_ISREG(st.st_mode):
+            problem = "is not a regular file"
+    module: str | None = None
+    is_package = False
+    apath = os.path.abspath(path)
+    best = -1
+    for root in roots:
+        inside = apath == root or apath.startswith(root.rstrip(os.sep) + os.sep)
+        if inside and len(root) > best:
+            best = len(root)
+            module, is_package = module_name_for(Path(os.path.relpath(apath, root)).as_posix())
+    return SourceFile(_relpath(path, project_root), apath, module, is_package, problem, fingerprint)
+
+
+def _walk(top: str, project_root: str, exclude: tuple[str, ...], out: list[str]) -> None:
+    stack = [top]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            if current.endswith(".py"):
+                out.append(current)
+            continue
+        for entry in entries:
+            rel = _relpath(entry.path, project_root)
+            if _excluded(rel, exclude):
+                continue
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_link, is_dir = False, False
+            if is_dir:
+                if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
+                    continue
+                if entry.name.endswith(".py"):
+                    out.append(entry.path)  # reported: a directory named like a module file
+                    continue
+                stack.append(entry.path)
+            elif entry.name.endswith(".py"):
+                out.append(entry.path)
+            elif is_link:
+                continue  # symlinked directories are not followed
+
+
+def discover(
+    project_root: str,
+    source_roots: tuple[str, ...],
+    paths: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+) -> list[SourceFile]:
+    """Return every ``.py`` file under the source roots plus the explicit ``paths``.
+
+    Explicit paths may be files (any name) or directories. Raises ``FileNotFoundError`` for an
+    explicit path that does not exist at all (not even as a dangling link).
+    """
+    roots = tuple(os.path.abspath(r) for r in source_roots)
+    found: list[str] = []
+    for root in roots:
+        if os.path.isdir(root):
+            _walk(root, project_root, exclude, found)
+    for path in paths:
+        if not os.path.lexists(path):
+            raise FileNotFoundError(path)
+        if os.path.isdir(path) and not os.path.islink(path) and not path.endswith(".py"):
+            _walk(os.path.abspath(path), project_root, exclude, found)
+        else:
+            found.append(os.path.abspath(path))
+    seen: set[str] = set()
+    files: list[SourceFile] = []
+    for path in found:
+        apath = os.path.abspath(path)
+        if apath in seen:
+            continue
+        seen.add(apath)
+        files.append(_entry(apath, project_root, roots))
+    files.sort(key=lambda f: f.relpath)
+    return files
+
+
+def read_bytes(path: str, limit: int) -> bytes:
+    """Read a regular file, refusing more than ``limit`` bytes.
+
+    Raises ``OSError`` (for example ELOOP, EACCES, EISDIR) or ``ValueError`` when too large.
+    Non-regular files are refused before opening, so a FIFO never blocks the lint.
+    """
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError("is not a regular file")
+    if st.st_size > limit:
+        raise ValueError(f"is {st.st_size} bytes, above max_file_bytes = {limit}")
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"grew above max_file_bytes = {limit} while being read")
+    return data

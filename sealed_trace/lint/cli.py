@@ -1,0 +1,124 @@
+"""The ``lint`` command: ``sealed-trace lint [PATH...] [--config FILE] [--format F]
+[--output-file FILE] [--exit-zero]`` (issue 3 §4; episode-format "Command line").
+
+Exit status: 0 clean, 1 findings, 2 configuration or usage error. User errors are printed to
+stderr as one line each (``sealed-trace lint: <file>: <problem>``), never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+__all__ = ["add_lint_arguments", "add_lint_parser", "main", "run_lint"]
+
+_FORMATS = ("text", "json", "sarif", "github")
+
+
+def _jobs(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError("must be 0 (one per core) or more")
+    return number
+
+
+def add_lint_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the lint options to ``parser`` (shared by the subcommand and ``-m`` entry)."""
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="files or directories to report on (default: the source roots)")
+    parser.add_argument("--config", metavar="FILE", dest="lint_config",
+                        help="pyproject.toml holding [tool.sealed_trace] (default: nearest)")
+    parser.add_argument("--format", choices=_FORMATS, default="text", dest="lint_format",
+                        help="report format (default: text)")
+    parser.add_argument("--output-file", metavar="FILE", dest="lint_output",
+                        help="write the report to FILE instead of standard output")
+    parser.add_argument("--exit-zero", action="store_true", dest="lint_exit_zero",
+                        help="exit 0 even when there are findings")
+    parser.add_argument("--no-cache", action="store_true", dest="lint_no_cache",
+                        help="neither read nor write the lint cache")
+    parser.add_argument("--jobs", type=_jobs, default=None, dest="lint_jobs", metavar="N",
+                        help="worker processes for parsing (0 = one per core)")
+
+
+def add_lint_parser(subparsers: Any) -> None:
+    """Add the ``lint`` subcommand to an ``argparse`` subparsers object."""
+    parser = subparsers.add_parser(
+        "lint",
+        help="run the static boundary lint from [tool.sealed_trace]",
+        description="Prove the sealed module's import/call surface, forbidden fields and the "
+        "absence of reverse dependencies (ADR-0230 §5, §7.3, §15). Exit 0 clean, 1 findings, "
+        "2 configuration or usage error.",
+    )
+    add_lint_arguments(parser)
+
+
+def _error(message: str) -> None:
+    sys.stderr.write(f"sealed-trace lint: {message}\n")
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    """Run the lint for parsed ``args``; return the exit status (0, 1 or 2)."""
+    from sealed_trace.lint.config import ConfigError, load_config
+    from sealed_trace.lint.engine import lint
+    from sealed_trace.lint.formats import render
+    from sealed_trace.lint.plugins import PluginError, load_plugin_rules, plugin_manager
+
+    try:
+        config = load_config(args.lint_config) if args.lint_config else load_config()
+    except ConfigError as exc:
+        for problem in exc.problems:
+            _error(f"{exc.source}: {problem}")
+        return 2
+    try:
+        extra = load_plugin_rules(plugin_manager(getattr(args, "lint_plugins", ())))
+    except PluginError as exc:
+        _error(f"plugin: {exc}")
+        return 2
+    paths = tuple(getattr(args, "paths", ()) or ())
+    for path in paths:
+        if not os.path.lexists(path):
+            _error(f"{path}: no such file or directory")
+            return 2
+    try:
+        result = lint(config, paths, extra_rules=extra, use_cache=not args.lint_no_cache,
+                      jobs=args.lint_jobs)
+    except FileNotFoundError as exc:
+        _error(f"{exc}: no such file or directory")
+        return 2
+    report = render(args.lint_format, result, _version())
+    if args.lint_output:
+        try:
+            with open(args.lint_output, "w", encoding="utf-8") as handle:
+                handle.write(report)
+        except OSError as exc:
+            _error(f"{args.lint_output}: cannot write: {exc.strerror or exc}")
+            return 2
+    else:
+        sys.stdout.write(report)
+    if args.lint_format == "text" and result.findings and not args.lint_output:
+        sys.stderr.write(f"{len(result.findings)} finding(s) in {result.checked} file(s)\n")
+    return 1 if result.findings and not args.lint_exit_zero else 0
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover
+        return "0"
+    try:
+        return version("sealed-trace")
+    except PackageNotFoundError:
+        return "0"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone entry (``python -m sealed_trace.lint``): the lint options only."""
+    parser = argparse.ArgumentParser(prog="sealed-trace lint",
+                                     description="sealed-trace static boundary lint")
+    add_lint_arguments(parser)
+    return run_lint(parser.parse_args(argv))

@@ -1,0 +1,416 @@
+"""Reading and validating ``[tool.sealed_trace]`` (issue 3 §1; ADR-0230 §15).
+
+:func:`load_config` reads a ``pyproject.toml`` (``tomllib``, or ``tomli`` below Python 3.11) and
+returns a :class:`LintConfig`, or raises :class:`ConfigError` listing *every* problem found:
+unknown keys (with a close-match suggestion), wrong types, bad values, and ``module`` or
+``upstream`` patterns that match no module in the source roots. A policy is never silently
+inert. :class:`ConfigError` is a usage error (exit 2), distinct from lint findings (exit 1).
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import hashlib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from sealed_trace.lint._files import SourceFile, discover
+from sealed_trace.lint.presets import PRESETS
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+__all__ = [
+    "BOUNDARY_KEYS",
+    "DEFAULT_MAX_FILE_BYTES",
+    "TOP_KEYS",
+    "Boundary",
+    "ConfigError",
+    "LintConfig",
+    "find_config",
+    "load_config",
+    "name_is_banned",
+    "parse_config",
+]
+
+DEFAULT_MAX_FILE_BYTES: Final = 4 * 1024 * 1024
+TOP_KEYS: Final = ("source_roots", "boundary", "exclude", "cache_dir", "max_file_bytes", "jobs")
+BOUNDARY_KEYS: Final = (
+    "name",
+    "module",
+    "preset",
+    "allowed_imports",
+    "banned",
+    "forbidden_fields",
+    "upstream",
+    "type_checking_imports",
+)
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_PATTERN = re.compile(r"^[A-Za-z0-9_.*]+$")
+
+
+_Discover = Callable[[str, tuple[str, ...], tuple[str, ...]], list[SourceFile]]
+
+
+class ConfigError(Exception):
+    """An invalid or missing policy. ``problems`` lists one line per problem, in file order."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = list(problems)
+        super().__init__(f"{source}: " + "; ".join(self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class Boundary:
+    """One ``[[tool.sealed_trace.boundary]]`` with its preset merged in.
+
+    ``allowed_imports``, ``banned`` and ``forbidden_fields`` are the preset's entries followed
+    by the boundary's own; ``upstream`` keeps the patterns as written.
+    """
+
+    name: str
+    module: str
+    preset: str
+    allowed_imports: tuple[str, ...]
+    banned: tuple[str, ...]
+    forbidden_fields: tuple[str, ...]
+    upstream: tuple[str, ...]
+    type_checking_imports: str = "count"
+
+    def allows_import(self, module: str) -> bool:
+        """True when ``module`` is an allowed name or a submodule of one."""
+        return any(module == a or module.startswith(a + ".") for a in self.allowed_imports)
+
+    def is_banned(self, qualified_name: str) -> bool:
+        """True when ``qualified_name`` matches a banned pattern or lies below a banned name."""
+        return name_is_banned(qualified_name, self.banned)
+
+    def star_is_banned(self, module: str) -> bool:
+        """True when ``from module import *`` could bind a banned name."""
+        prefix = module + "."
+        for pattern in self.banned:
+            literal = pattern.split("*", 1)[0]
+            if pattern == module or module.startswith(pattern + "."):
+                return True
+            if literal.startswith(prefix) or ("*" in pattern and prefix.startswith(literal)):
+                return True
+        return False
+
+    def is_upstream(self, module: str) -> bool:
+        """True when ``module`` matches an upstream pattern and is not the sealed module."""
+        if module == self.module or module.startswith(self.module + "."):
+            return False
+        return any(fnmatch.fnmatchcase(module, p) for p in self.upstream)
+
+    def seals(self, module: str) -> bool:
+        """True when ``module`` is the sealed module or inside it (a sealed package)."""
+        return module == self.module or module.startswith(self.module + ".")
+
+
+def name_is_banned(qualified_name: str, patterns: Iterable[str]) -> bool:
+    """Match ``a.b.c`` against banned patterns (``*`` spans dots; a name bans its attributes)."""
+    for pattern in patterns:
+        if "*" in pattern:
+            if fnmatch.fnmatchcase(qualified_name, pattern):
+                return True
+        elif qualified_name == pattern or qualified_name.startswith(pattern + "."):
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class LintConfig:
+    """A validated policy.
+
+    ``root``: directory of the pyproject (paths are relative to it); ``source_roots``: absolute
+    directories; ``boundaries``: at least one; ``exclude``: glob patterns of root-relative POSIX
+    paths; ``cache_dir``: absolute directory or None (disabled); ``max_file_bytes``: files above
+    it are ST002; ``jobs``: worker processes (0 = one per core); ``files``: the discovery made
+    while validating, reused by the engine.
+    """
+
+    root: str
+    config_path: str
+    source_roots: tuple[str, ...]
+    boundaries: tuple[Boundary, ...]
+    exclude: tuple[str, ...] = ()
+    cache_dir: str | None = None
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    jobs: int = 0
+    files: tuple[SourceFile, ...] = field(default=(), compare=False)
+
+    def policy_hash(self) -> str:
+        """SHA-256 of everything in the policy that can change a finding."""
+        payload = {
+            "roots": [os.path.relpath(r, self.root) for r in self.source_roots],
+            "exclude": list(self.exclude),
+            "max": self.max_file_bytes,
+            "boundaries": [
+                [b.name, b.module, b.preset, b.allowed_imports, b.banned, b.forbidden_fields,
+                 b.upstream, b.type_checking_imports]
+                for b in self.boundaries
+            ],
+        }
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def find_config(start: str | os.PathLike[str]) -> Path | None:
+    """Return the nearest ``pyproject.toml`` at or above ``start`` that has [tool.sealed_trace]."""
+    here = Path(start).resolve()
+    for directory in (here, *here.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                text = candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return candidate
+            if re.search(r"^\s*\[\[?\s*tool\.sealed_trace", text, re.MULTILINE):
+                return candidate
+    return None
+
+
+def _suggest(key: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _type_name(value: object) -> str:
+    return {
+        bool: "a boolean", int: "an integer", float: "a float", str: "a string",
+        list: "an array", dict: "a table",
+    }.get(type(value), type(value).__name__)
+
+
+def _str_list(
+    value: object, where: str, problems: list[str], check: Callable[[str], str | None] | None = None
+) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        problems.append(f"{where} must be an array of strings, not {_type_name(value)}")
+        return ()
+    out: list[str] = []
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            problems.append(f"{where}[{index}] must be a string, not {_type_name(item)}")
+            continue
+        if check is not None:
+            message = check(item)
+            if message is not None:
+                problems.append(f"{where}[{index}] {item!r} {message}")
+                continue
+        out.append(item)
+    return tuple(out)
+
+
+def _check_dotted(item: str) -> str | None:
+    return None if _DOTTED.match(item) else "is not a dotted module name"
+
+
+def _check_pattern(item: str) -> str | None:
+    if not _PATTERN.match(item) or item.startswith(".") or item.endswith(".") or ".." in item:
+        return "is not a qualified-name pattern (letters, digits, _, dots and *)"
+    return None
+
+
+def _check_identifier(item: str) -> str | None:
+    return None if item.isidentifier() else "is not an identifier"
+
+
+def _boundary(
+    index: int, table: object, problems: list[str], seen_names: set[str]
+) -> Boundary | None:
+    where = f"boundary[{index}]"
+    if not isinstance(table, dict):
+        problems.append(f"{where} must be a table, not {_type_name(table)}")
+        return None
+    for key in table:
+        if key not in BOUNDARY_KEYS:
+            problems.append(f"{where}: unknown key {key!r}{_suggest(key, BOUNDARY_KEYS)}")
+    start = len(problems)
+    name = table.get("name")
+    if name is None:
+        problems.append(f"{where}.name is required")
+    elif not isinstance(name, str) or not name.strip():
+        problems.append(f"{where}.name must be a non-empty string")
+    elif name in seen_names:
+        problems.append(f"{where}.name {name!r} is used by another boundary")
+    else:
+        seen_names.add(name)
+    module = table.get("module")
+    if module is None:
+        problems.append(f"{where}.module is required")
+    elif not isinstance(module, str) or not _DOTTED.match(module):
+        problems.append(f"{where}.module must be a dotted module name string")
+    preset_name = table.get("preset", "none")
+    preset = None
+    if not isinstance(preset_name, str):
+        problems.append(f"{where}.preset must be a string, not {_type_name(preset_name)}")
+    elif preset_name not in PRESETS:
+        problems.append(
+            f"{where}.preset {preset_name!r} is not a built-in preset"
+            f"{_suggest(preset_name, PRESETS)}; known: {', '.join(sorted(PRESETS))}"
+        )
+    else:
+        preset = PRESETS[preset_name]
+    allowed = _str_list(table.get("allowed_imports", []), f"{where}.allowed_imports", problems,
+                        _check_dotted)
+    banned = _str_list(table.get("banned", []), f"{where}.banned", problems, _check_pattern)
+    fields = _str_list(table.get("forbidden_fields", []), f"{where}.forbidden_fields", problems,
+                       _check_identifier)
+    upstream = _str_list(table.get("upstream", []), f"{where}.upstream", problems, _check_pattern)
+    tci = table.get("type_checking_imports", "count")
+    if tci not in ("count", "ignore"):
+        problems.append(
+            f"{where}.type_checking_imports must be \"count\" or \"ignore\", not {tci!r}"
+        )
+    if len(problems) != start or preset is None or not isinstance(name, str):
+        return None
+    if not isinstance(module, str) or not isinstance(tci, str):
+        return None
+    return Boundary(
+        name=name,
+        module=module,
+        preset=preset.name,
+        allowed_imports=preset.allowed_imports + allowed,
+        banned=preset.banned + banned,
+        forbidden_fields=preset.forbidden_fields + fields,
+        upstream=upstream,
+        type_checking_imports=tci,
+    )
+
+
+def parse_config(
+    data: dict[str, Any],
+    root: str,
+    config_path: str,
+    *,
+    discover_files: _Discover | None = None,
+) -> LintConfig:
+    """Validate the ``[tool.sealed_trace]`` table ``data``; raise :class:`ConfigError` if bad.
+
+    ``discover_files(root, source_roots, exclude)`` lists the modules used to check that each
+    ``module`` and ``upstream`` pattern matches something (default: the real file system).
+    """
+    problems: list[str] = []
+    for key in data:
+        if key not in TOP_KEYS:
+            problems.append(f"unknown key {key!r}{_suggest(key, TOP_KEYS)}")
+    roots_raw = _str_list(data.get("source_roots", ["."]), "source_roots", problems)
+    roots: list[str] = []
+    for item in roots_raw:
+        path = os.path.normpath(os.path.join(root, item))
+        if not os.path.isdir(path):
+            problems.append(f"source_roots entry {item!r} is not a directory")
+        else:
+            roots.append(path)
+    exclude = _str_list(data.get("exclude", []), "exclude", problems)
+    cache_raw = data.get("cache_dir", ".sealed_trace_cache")
+    cache_dir: str | None = None
+    if cache_raw is False:
+        cache_dir = None
+    elif isinstance(cache_raw, str) and cache_raw:
+        cache_dir = os.path.normpath(os.path.join(root, cache_raw))
+    else:
+        problems.append("cache_dir must be a non-empty string or false")
+    max_bytes = data.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
+        problems.append("max_file_bytes must be a positive integer")
+        max_bytes = DEFAULT_MAX_FILE_BYTES
+    jobs = data.get("jobs", 0)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        problems.append("jobs must be a non-negative integer (0 = one per core)")
+        jobs = 0
+    boundaries: list[Boundary] = []
+    raw_boundaries = data.get("boundary")
+    if raw_boundaries is None:
+        problems.append("at least one [[tool.sealed_trace.boundary]] table is required")
+    elif not isinstance(raw_boundaries, list):
+        problems.append("boundary must be an array of tables ([[tool.sealed_trace.boundary]])")
+    else:
+        if not raw_boundaries:
+            problems.append("at least one [[tool.sealed_trace.boundary]] table is required")
+        names: set[str] = set()
+        for index, table in enumerate(raw_boundaries):
+            b = _boundary(index, table, problems, names)
+            if b is not None:
+                boundaries.append(b)
+    files: list[SourceFile] = []
+    if roots and len(roots) == len(roots_raw):
+        finder = discover_files or (lambda r, s, e: discover(r, s, (), e))
+        files = finder(root, tuple(roots), exclude)
+        modules = {f.module for f in files if f.module is not None}
+        for index, b in enumerate(boundaries):
+            if b.module not in modules:
+                close = difflib.get_close_matches(b.module, sorted(modules), n=1, cutoff=0.6)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                problems.append(
+                    f"boundary[{index}].module {b.module!r} matches no module in the source "
+                    f"roots{hint}"
+                )
+            for pattern in b.upstream:
+                if not any(b.is_upstream(m) and fnmatch.fnmatchcase(m, pattern) for m in modules):
+                    problems.append(
+                        f"boundary[{index}].upstream pattern {pattern!r} matches no module in "
+                        "the source roots (other than the sealed module)"
+                    )
+    if problems:
+        raise ConfigError(config_path, problems)
+    return LintConfig(
+        root=root,
+        config_path=config_path,
+        source_roots=tuple(roots),
+        boundaries=tuple(boundaries),
+        exclude=exclude,
+        cache_dir=cache_dir,
+        max_file_bytes=max_bytes,
+        jobs=jobs,
+        files=tuple(files),
+    )
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None, *, cwd: str | None = None
+) -> LintConfig:
+    """Load the policy from ``path`` or from the nearest ``pyproject.toml`` above ``cwd``.
+
+    Raises :class:`ConfigError` when no file is found, it is not valid TOML, it has no
+    ``[tool.sealed_trace]`` table, or the table is invalid.
+    """
+    if path is None:
+        found = find_config(cwd or os.getcwd())
+        if found is None:
+            raise ConfigError(
+                "pyproject.toml", ["no pyproject.toml with a [tool.sealed_trace] table found"]
+            )
+        config_path = found
+    else:
+        config_path = Path(path)
+    shown = str(config_path)
+    try:
+        raw = config_path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(shown, [f"cannot read: {exc.strerror or exc}"]) from None
+    try:
+        document = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(shown, ["is not UTF-8"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(shown, [f"is not valid TOML: {exc}"]) from None
+    tool = document.get("tool", {})
+    section = tool.get("sealed_trace") if isinstance(tool, dict) else None
+    if section is None:
+        raise ConfigError(shown, ["has no [tool.sealed_trace] table"])
+    if not isinstance(section, dict):
+        raise ConfigError(shown, ["tool.sealed_trace must be a table"])
+    root = str(config_path.resolve().parent)
+    return parse_config(section, root, shown)

@@ -1,0 +1,520 @@
+"""The boundary-lint engine: discover, prefilter, parse where a rule can fire, judge, report.
+
+Pipeline (issue 3 §5-§6; ADR-0230 §5, §7.3, §15):
+
+1. **Read** every discovered file once (``_files.read_bytes``); a file that cannot be read,
+   decoded, or holds a NUL byte becomes ST001/ST002 — never a crash, never a silent pass.
+2. **Prefilter** (sound, byte-level): a file gets a full libcst parse only when a rule can
+   fire on it. Boundary modules are always parsed. For reverse dependencies the engine grows
+   the set ``R`` of first-party modules that reach the sealed module, starting from the sealed
+   module itself: any import of a module ``m`` (absolute, ``from``, relative, dotted attribute,
+   or literal dynamic import) names ``m``'s last component as a whole identifier, or is a
+   relative import of an ancestor package (``from .``), or goes through ``__import__``/
+   ``import_module``/``entry_points``. So a file in which none of those spellings occurs cannot
+   import anything in ``R`` and is not parsed. Non-ASCII files are NFKC-normalised before the
+   search (Python normalises identifiers), files with a non-UTF-8 coding cookie are decoded
+   first. Parsed files contribute their exact edges; ``R`` grows until nothing new is found.
+3. **Parse** candidates with libcst (``_extract``), in parallel over the cores when worth it;
+   facts are cached by content hash (+ module name and engine version).
+4. **Judge** facts against each boundary with the rules, apply suppressions, sort.
+5. **Warm path**: when policy, rules, selection and the stat fingerprints of all files equal
+   the previous run's, the cached findings are returned without reading any file.
+
+The engine never imports or executes scanned code.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import hashlib
+import io
+import json
+import multiprocessing
+import os
+import re
+import tempfile
+import tokenize
+import unicodedata
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sealed_trace.lint._files import SourceFile, discover, read_bytes
+from sealed_trace.lint.config import Boundary, LintConfig
+from sealed_trace.lint.facts import FileFacts, ImportFact
+from sealed_trace.lint.findings import Finding, sort_findings
+from sealed_trace.lint.rules import BUILTIN_RULES, ReverseEdge, Rule, RuleContext
+from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_suppressions
+
+__all__ = ["ENGINE_VERSION", "LintResult", "lint"]
+
+ENGINE_VERSION = "1"
+_DYNAMIC_WORDS = (b"__import__", b"import_module", b"entry_points")
+_MARKER = MARKER.encode()
+_RELATIVE = re.compile(rb"\bfrom[ \t\f\\\r\n]*\.")
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_UTF8 = frozenset({"utf-8", "utf_8", "utf8", "utf-8-sig", "ascii", "us-ascii"})
+_PARALLEL_MIN = 8
+
+
+@dataclass(frozen=True, slots=True)
+class LintResult:
+    """Outcome of one lint run: sorted ``findings`` of the selected files, how many files were
+    ``checked`` and ``parsed`` with libcst, whether the warm ``cache_hit`` path answered, and
+    the ``rules`` that ran (for SARIF's rule table)."""
+
+    findings: tuple[Finding, ...]
+    checked: int
+    parsed: int
+    cache_hit: bool
+    rules: tuple[Rule, ...] = ()
+
+
+@dataclass(slots=True)
+class _Loaded:
+    file: SourceFile
+    scan: bytes = b""
+    text: str | None = None
+    digest: str = ""
+    error: tuple[str, int, int, str] | None = None
+    words_checked: set[bytes] = field(default_factory=set)
+
+
+def _line_of(data: bytes, index: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, index) + 1
+    return line, index - (data.rfind(b"\n", 0, index) + 1) + 1
+
+
+def _load(file: SourceFile, limit: int) -> _Loaded:
+    """Read, check and decode one file (see the module docstring, step 1)."""
+    item = _Loaded(file)
+    if file.problem is not None:
+        item.error = ("ST002", 1, 1, f"cannot read: {file.problem}")
+        return item
+    try:
+        data = read_bytes(file.abspath, limit)
+    except OSError as exc:
+        item.error = ("ST002", 1, 1, f"cannot read: {exc.strerror or exc}")
+        return item
+    except ValueError as exc:
+        item.error = ("ST002", 1, 1, f"cannot read: {exc}")
+        return item
+    item.digest = hashlib.sha256(data).hexdigest()[:32]
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line, col = _line_of(data, nul)
+        item.error = ("ST001", line, col, "source contains a NUL byte")
+        return item
+    head = b"\n".join(data.split(b"\n", 2)[:2])
+    cookie = _COOKIE.search(head) or _COOKIE.search(head.split(b"\n")[-1])
+    if data.isascii() and (cookie is None or cookie.group(1).decode().lower() in _UTF8):
+        item.scan = data
+        return item
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError) as exc:
+        item.error = ("ST001", 1, 1, f"cannot decode: {exc}")
+        return item
+    except UnicodeDecodeError as exc:
+        line, col = _line_of(data, exc.start)
+        item.error = ("ST001", line, col, f"cannot decode as {exc.encoding}: {exc.reason}")
+        return item
+    item.text = text
+    item.scan = unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass")
+    return item
+
+
+def _decoded(item: _Loaded) -> str:
+    if item.text is None:
+        item.text = item.scan.decode("ascii")
+    return item.text
+
+
+def _has_word(scan: bytes, word: bytes) -> bool:
+    if word not in scan:
+        return False
+    pattern = rb"(?<![A-Za-z0-9_])" + re.escape(word) + rb"(?![A-Za-z0-9_])"
+    return re.search(pattern, scan) is not None
+
+
+_Job = tuple[str, str, str | None, bool]
+_Parsed = list[tuple[str, dict[str, Any]]]
+
+
+def _parse_batch(batch: Sequence[_Job]) -> _Parsed:
+    """Worker entry point: parse each ``(key, text, module, is_package)``; return facts JSON."""
+    from sealed_trace.lint._extract import extract_facts
+
+    return [(key, extract_facts(text, module, pkg).to_json()) for key, text, module, pkg in batch]
+
+
+def _longest_module(name: str, modules: dict[str, str]) -> str | None:
+    while name:
+        if name in modules:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _edges(
+    facts: FileFacts, own: str, modules: dict[str, str]
+) -> list[tuple[str, int, int, str, bool]]:
+    """Exact first-party edges of a parsed file: ``(target, line, col, spelling, tc)``."""
+    out: list[tuple[str, int, int, str, bool]] = []
+    covered: set[str] = set()
+    for fact in facts.imports:
+        target = _import_target(fact, modules)
+        if target is not None and target != own:
+            out.append((target, fact.line, fact.column, fact.text, fact.type_checking))
+            covered.add(target)
+    for ref in facts.refs:
+        if ref.qname.startswith("builtins."):
+            continue
+        target = _longest_module(ref.qname, modules)
+        if target is not None and target != own and target not in covered:
+            covered.add(target)
+            out.append((target, ref.line, ref.column, ref.qname, ref.type_checking))
+    return out
+
+
+def _import_target(fact: ImportFact, modules: dict[str, str]) -> str | None:
+    if not fact.module:
+        return None
+    if fact.name and fact.name != "*":
+        full = f"{fact.module}.{fact.name}"
+        if full in modules:
+            return full
+    return _longest_module(fact.module, modules)
+
+
+class _Cache:
+    """JSON cache (never pickle: a planted cache file must not run code)."""
+
+    def __init__(self, directory: str | None) -> None:
+        self.directory = directory
+        self.path = os.path.join(directory, f"lint-v{ENGINE_VERSION}.json") if directory else None
+        self.data: dict[str, Any] = {}
+        if self.path is not None:
+            with contextlib.suppress(OSError, ValueError):
+                with open(self.path, encoding="utf-8") as handle:
+                    loaded = json.load(handle)
+                if isinstance(loaded, dict):
+                    self.data = loaded
+
+    def facts(self) -> dict[str, Any]:
+        value = self.data.get("facts")
+        return value if isinstance(value, dict) else {}
+
+    def save(self, run: dict[str, Any], facts: dict[str, Any]) -> None:
+        if self.directory is None or self.path is None:
+            return
+        with contextlib.suppress(OSError):
+            os.makedirs(self.directory, exist_ok=True)
+            ignore = os.path.join(self.directory, ".gitignore")
+            if not os.path.exists(ignore):
+                with open(ignore, "w", encoding="utf-8") as handle:
+                    handle.write("*\n")
+            fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    json.dump({"run": run, "facts": facts}, handle, separators=(",", ":"))
+                os.replace(tmp, self.path)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+
+def _jobs(requested: int) -> int:
+    if requested > 0:
+        return requested
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class _Parser:
+    """Parses batches of files, in a process pool when there are enough of them."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def parse(self, batch: list[_Job]) -> _Parsed:
+        if self.jobs <= 1 or len(batch) < _PARALLEL_MIN:
+            return _parse_batch(batch)
+        if self.pool is None:
+            import sealed_trace.lint._extract  # noqa: F401  (loaded once, inherited by forks)
+
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            self.pool = concurrent.futures.ProcessPoolExecutor(self.jobs, mp_context=context)
+        size = max(1, len(batch) // (self.jobs * 4))
+        chunks = [batch[i:i + size] for i in range(0, len(batch), size)]
+        out: list[tuple[str, dict[str, Any]]] = []
+        for part in self.pool.map(_parse_batch, chunks):
+            out.extend(part)
+        return out
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+def _rule_key(rules: Sequence[Rule]) -> list[str]:
+    return [f"{type(r).__module__}.{type(r).__qualname__}:{r.code}" for r in rules]
+
+
+def lint(
+    config: LintConfig,
+    paths: Sequence[str] = (),
+    *,
+    extra_rules: Sequence[Rule] = (),
+    use_cache: bool = True,
+    jobs: int | None = None,
+    on_parse: Callable[[str], None] | None = None,
+) -> LintResult:
+    """Lint the project described by ``config``.
+
+    ``paths`` (files or directories, absolute or relative to the current directory) limit the
+    *reported* files; the import graph is always built from every module of the source roots.
+    Raises ``FileNotFoundError`` for a path that does not exist. ``on_parse`` is called with
+    each relpath parsed by libcst (tests use it to prove the prefilter).
+    """
+    rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
+    files = list(config.files) or discover(config.root, config.source_roots, (), config.exclude)
+    selected: set[str] | None = None
+    if paths:
+        chosen = discover(config.root, (), tuple(paths), config.exclude)
+        selected = {f.relpath for f in chosen}
+        known = {f.relpath for f in files}
+        files += [f for f in chosen if f.relpath not in known]
+    cache = _Cache(config.cache_dir if use_cache else None)
+    run_key = hashlib.sha256(json.dumps(
+        [ENGINE_VERSION, config.policy_hash(), _rule_key(rules), sorted(selected or [])]
+    ).encode()).hexdigest()
+    fingerprints = {f.relpath: [*f.fingerprint, f.problem or ""] for f in files}
+    run = cache.data.get("run")
+    if (isinstance(run, dict) and run.get("key") == run_key
+            and run.get("fingerprints") == fingerprints and isinstance(run.get("findings"), list)):
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            cached = tuple(Finding.from_dict(d) for d in run["findings"])
+            return LintResult(cached, len(fingerprints if selected is None else selected), 0,
+                              True, rules)
+    result = _Run(config, files, selected, rules, cache.facts(), _jobs(jobs or config.jobs),
+                  on_parse).execute()
+    cache.save(
+        {"key": run_key, "fingerprints": fingerprints,
+         "findings": [f.to_dict() for f in result[0].findings]},
+        result[1],
+    )
+    return result[0]
+
+
+class _Run:
+    """One cold or partly cached run (steps 1-4 of the module docstring)."""
+
+    def __init__(
+        self,
+        config: LintConfig,
+        files: list[SourceFile],
+        selected: set[str] | None,
+        rules: tuple[Rule, ...],
+        cached_facts: dict[str, Any],
+        jobs: int,
+        on_parse: Callable[[str], None] | None,
+    ) -> None:
+        self.config = config
+        self.selected = selected
+        self.rules = rules
+        self.cached_facts = cached_facts
+        self.new_facts: dict[str, Any] = {}
+        self.parser = _Parser(jobs)
+        self.on_parse = on_parse
+        self.loaded = [_load(f, config.max_file_bytes) for f in files]
+        self.by_path = {item.file.relpath: item for item in self.loaded}
+        self.modules: dict[str, str] = {}
+        for item in self.loaded:
+            if item.file.module is not None and item.file.module not in self.modules:
+                self.modules[item.file.module] = item.file.relpath
+        self.packages = {item.file.module for item in self.loaded
+                         if item.file.module is not None and item.file.is_package}
+        self.facts: dict[str, FileFacts] = {}
+        self._edges: dict[str, list[tuple[str, int, int, str, bool]]] = {}
+
+    def _is_selected(self, relpath: str) -> bool:
+        return self.selected is None or relpath in self.selected
+
+    def _cache_key(self, item: _Loaded) -> str:
+        return f"{item.digest}|{item.file.module or ''}|{int(item.file.is_package)}"
+
+    def _parse(self, items: Iterable[_Loaded]) -> None:
+        batch: list[_Job] = []
+        for item in items:
+            path = item.file.relpath
+            if path in self.facts or item.error is not None:
+                continue
+            if self.on_parse is not None:
+                self.on_parse(path)
+            key = self._cache_key(item)
+            hit = self.cached_facts.get(key)
+            if hit is not None:
+                with contextlib.suppress(KeyError, TypeError, ValueError, IndexError):
+                    self.facts[path] = FileFacts.from_json(hit)
+                    self.new_facts[key] = hit
+                    continue
+            batch.append((path, _decoded(item), item.file.module, item.file.is_package))
+        for path, data in self.parser.parse(batch):
+            item = self.by_path[path]
+            self.facts[path] = FileFacts.from_json(data)
+            self.new_facts[self._cache_key(item)] = data
+
+    def _file_edges(self, path: str) -> list[tuple[str, int, int, str, bool]]:
+        if path not in self._edges:
+            item = self.by_path[path]
+            facts = self.facts[path]
+            own = item.file.module or ""
+            self._edges[path] = _edges(facts, own, self.modules) if facts.error is None else []
+        return self._edges[path]
+
+    def _reach(self, b: Boundary) -> dict[str, str | None]:
+        """Modules reaching ``b``'s sealed module: ``{module: next hop (None for sealed)}``."""
+        sealed = [m for m in self.modules if b.seals(m)]
+        reverse: dict[str, list[str]] = {}
+        for path in self.facts:
+            module = self.by_path[path].file.module
+            if module is None or b.seals(module):
+                continue
+            for target, _l, _c, _t, tc in self._file_edges(path):
+                if tc and b.type_checking_imports == "ignore":
+                    continue
+                reverse.setdefault(target, []).append(module)
+        hop: dict[str, str | None] = dict.fromkeys(sealed)
+        queue = deque(sorted(sealed))
+        while queue:
+            current = queue.popleft()
+            for importer in sorted(reverse.get(current, ())):
+                if importer not in hop:
+                    hop[importer] = current
+                    queue.append(importer)
+        return hop
+
+    def _initially_needed(self, item: _Loaded) -> bool:
+        """Boundary files, files using dynamic-import spellings, files with suppressions."""
+        module = item.file.module
+        if module is not None:
+            if any(b.seals(module) for b in self.config.boundaries):
+                return True
+            if any(w in item.scan for w in _DYNAMIC_WORDS):
+                return True
+        return self._is_selected(item.file.relpath) and _MARKER in item.scan
+
+    def _prefilter(self) -> None:
+        """Grow the parsed set until no unparsed file can import a module that reaches a
+        sealed module (see the module docstring, step 2)."""
+        initial: list[_Loaded] = []
+        for item in self.loaded:
+            if item.error is not None:
+                continue
+            if self._initially_needed(item):
+                initial.append(item)
+        self._parse(initial)
+        checked_packages: set[str] = set()
+        while True:
+            words: set[bytes] = set()
+            packages: set[str] = set()
+            for b in self.config.boundaries:
+                for reaching in self._reach(b):
+                    words.add(reaching.rpartition(".")[2].encode())
+                    if reaching in self.packages:
+                        packages.add(reaching)
+            new_packages = packages - checked_packages
+            checked_packages |= packages
+            need: list[_Loaded] = []
+            for item in self.loaded:
+                module = item.file.module
+                if item.error is not None or module is None or item.file.relpath in self.facts:
+                    continue
+                fresh = words - item.words_checked
+                item.words_checked |= fresh
+                hit = any(_has_word(item.scan, w) for w in fresh)
+                if not hit and new_packages and _RELATIVE.search(item.scan):
+                    hit = any(module.startswith(p + ".") for p in new_packages)
+                if hit:
+                    need.append(item)
+            if not need:
+                return
+            self._parse(need)
+
+    def execute(self) -> tuple[LintResult, dict[str, Any]]:
+        try:
+            self._prefilter()
+        finally:
+            self.parser.close()
+        per_file: dict[str, list[Finding]] = {}
+        engine: list[Finding] = []
+        for item in self.loaded:
+            path = item.file.relpath
+            if not self._is_selected(path):
+                continue
+            error = item.error or (self.facts[path].error if path in self.facts else None)
+            if error is not None:
+                code, line, col, message = error
+                engine.append(Finding(path, line, col, code, message, anchor=message))
+        for b in self.config.boundaries:
+            hop = self._reach(b)
+            for path, facts in self.facts.items():
+                module = self.by_path[path].file.module
+                if module is None or facts.error is not None or not self._is_selected(path):
+                    continue
+                role = ("boundary" if b.seals(module)
+                        else "upstream" if b.is_upstream(module) else "")
+                if not role:
+                    continue
+                edges = self._reverse_edges(path, b, hop) if role == "upstream" else ()
+                ctx = RuleContext(path, module, facts, b, role, self.by_path[path].text, edges)
+                found = per_file.setdefault(path, [])
+                for rule in self.rules:
+                    if role in rule.roles:
+                        found.extend(self._check(rule, ctx))
+        for path, facts in self.facts.items():
+            if self._is_selected(path) and facts.error is None:
+                per_file.setdefault(path, [])
+        result: list[Finding] = list(engine)
+        for path, found in per_file.items():
+            suppressions = self.facts[path].suppressions
+            if not suppressions and _MARKER in self.by_path[path].scan:
+                suppressions = scan_suppressions(_decoded(self.by_path[path]))
+            result.extend(apply_suppressions(path, found, suppressions))
+        selected = [i for i in self.loaded if self._is_selected(i.file.relpath)]
+        return (
+            LintResult(tuple(sort_findings(result)), len(selected), len(self.facts), False,
+                       self.rules),
+            self.new_facts,
+        )
+
+    def _reverse_edges(
+        self, path: str, b: Boundary, hop: dict[str, str | None]
+    ) -> tuple[ReverseEdge, ...]:
+        out: list[ReverseEdge] = []
+        for target, line, col, text, tc in self._file_edges(path):
+            if target not in hop or (tc and b.type_checking_imports == "ignore"):
+                continue
+            chain = [target]
+            nxt = hop[target]
+            while nxt is not None:
+                chain.append(nxt)
+                nxt = hop[nxt]
+            out.append(ReverseEdge(line, col, text, tuple(chain)))
+        return tuple(out)
+
+    def _check(self, rule: Rule, ctx: RuleContext) -> list[Finding]:
+        try:
+            return list(rule.check(ctx))
+        except Exception as exc:  # a plugin rule must never make the lint crash or pass
+            return [ctx.finding(1, 1, "ST006",
+                                f"rule {getattr(rule, 'code', '?')} raised {type(exc).__name__}: "
+                                f"{exc}", f"{getattr(rule, 'code', '?')}")]

@@ -1,0 +1,132 @@
+"""Policy-independent facts extracted from one Python file (libcst-free values).
+
+The extractor (:mod:`sealed_trace.lint._extract`, the libcst pass) turns a file into a
+:class:`FileFacts`; rules judge facts against a boundary policy. Keeping facts independent of
+the policy lets one parse serve every boundary and lets the cache key facts by content hash.
+All positions are 1-based lines and 1-based columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = [
+    "DynamicFact",
+    "FieldFact",
+    "FileFacts",
+    "ImportFact",
+    "RefFact",
+    "SuppressionFact",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportFact:
+    """An import. ``module``: absolute module ('' when a relative import leaves the top package);
+    ``name``: the from-imported name, ``"*"`` for a star import, None for ``import m``;
+    ``kind``: ``import`` | ``from`` | ``dynamic`` (a literal ``import_module``/``__import__``);
+    ``type_checking``: inside ``if TYPE_CHECKING:``; ``text``: the spelling, for messages."""
+
+    line: int
+    column: int
+    module: str
+    name: str | None
+    kind: str
+    type_checking: bool
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RefFact:
+    """A maximal name or attribute chain resolved through imports or builtins to ``qname``.
+    ``call``: the reference is called; ``via``: how it resolved (``""``, ``"alias clk"``,
+    ``"getattr"``); ``type_checking``: inside ``if TYPE_CHECKING:``."""
+
+    line: int
+    column: int
+    qname: str
+    call: bool
+    via: str = ""
+    type_checking: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DynamicFact:
+    """A dynamic facility use that cannot be resolved: ``kind`` is ``computed-import``,
+    ``plugin-discovery`` or ``computed-getattr``; ``callee`` the resolved callee name."""
+
+    line: int
+    column: int
+    kind: str
+    callee: str
+
+
+@dataclass(frozen=True, slots=True)
+class FieldFact:
+    """A field ``name`` declared by record ``record`` (``record_kind``: dataclass, attrs,
+    NamedTuple, TypedDict, namedtuple, annotated class, __slots__, property, ...)."""
+
+    line: int
+    column: int
+    name: str
+    record: str
+    record_kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class SuppressionFact:
+    """A ``# sealed-trace:`` comment: ``codes`` named, ``reason`` (None when missing) and
+    ``error`` (None when well-formed)."""
+
+    line: int
+    column: int
+    codes: tuple[str, ...]
+    reason: str | None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """Everything the rules need from one file. ``error`` is ``(code, line, column, message)``
+    when the file could not be analysed (ST001/ST002); ``parsed`` is False for files only
+    scanned for suppression comments."""
+
+    imports: tuple[ImportFact, ...] = ()
+    refs: tuple[RefFact, ...] = ()
+    dynamics: tuple[DynamicFact, ...] = ()
+    fields: tuple[FieldFact, ...] = ()
+    suppressions: tuple[SuppressionFact, ...] = ()
+    error: tuple[str, int, int, str] | None = None
+    parsed: bool = True
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-safe dict (for the cache)."""
+        return {
+            "imports": [list(asdict(i).values()) for i in self.imports],
+            "refs": [list(asdict(r).values()) for r in self.refs],
+            "dynamics": [list(asdict(d).values()) for d in self.dynamics],
+            "fields": [list(asdict(f).values()) for f in self.fields],
+            "suppressions": [
+                [s.line, s.column, list(s.codes), s.reason, s.error] for s in self.suppressions
+            ],
+            "error": list(self.error) if self.error else None,
+            "parsed": self.parsed,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FileFacts:
+        """Inverse of :meth:`to_json`; raises on malformed data (the cache then re-parses)."""
+        err = data["error"]
+        return cls(
+            imports=tuple(ImportFact(*row) for row in data["imports"]),
+            refs=tuple(RefFact(*row) for row in data["refs"]),
+            dynamics=tuple(DynamicFact(*row) for row in data["dynamics"]),
+            fields=tuple(FieldFact(*row) for row in data["fields"]),
+            suppressions=tuple(
+                SuppressionFact(r[0], r[1], tuple(r[2]), r[3], r[4]) for r in data["suppressions"]
+            ),
+            error=(str(err[0]), int(err[1]), int(err[2]), str(err[3])) if err else None,
+            parsed=bool(data["parsed"]),
+        )

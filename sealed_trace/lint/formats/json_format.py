@@ -1,0 +1,40 @@
+"""JSON format: ``{"schema_version": "sealed_trace.lint.v1", "findings": [...], ...}``.
+
+Each finding object has ``id`` (stable 16-hex, :meth:`Finding.finding_id`), ``fingerprint``
+(line-independent), ``path``, ``line``, ``column``, ``code``, ``rule`` (kebab name),
+``message`` and ``boundary``. Output is sorted and ends with a newline.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sealed_trace.lint.engine import LintResult
+
+__all__ = ["SCHEMA_VERSION", "render"]
+
+SCHEMA_VERSION = "sealed_trace.lint.v1"
+
+
+def render(result: LintResult, tool_version: str) -> str:
+    """Return the JSON document."""
+    document = {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "sealed-trace", "version": tool_version},
+        "summary": {"findings": len(result.findings), "files_checked": result.checked},
+        "findings": [
+            {
+                "id": f.finding_id(),
+                "fingerprint": f.fingerprint(),
+                "path": f.path,
+                "line": f.line,
+                "column": f.column,
+                "code": f.code,
+                "rule": f.rule_name,
+                "message": f.message,
+                "boundary": f.boundary,
+            }
+            for f in result.findings
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

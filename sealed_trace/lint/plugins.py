@@ -1,0 +1,51 @@
+"""Loading lint rules from plugins through pluggy (hook specs in :mod:`sealed_trace.hookspecs`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pluggy
+
+from sealed_trace import hookspecs
+from sealed_trace.lint.catalog import RuleInfo, register_rule_info
+from sealed_trace.lint.rules import Rule
+
+__all__ = ["PluginError", "load_plugin_rules", "plugin_manager"]
+
+
+class PluginError(Exception):
+    """A plugin rule is malformed (missing attributes, code or name clash): a usage error."""
+
+
+def plugin_manager(
+    extra: Iterable[object] = (), *, entry_points: bool = True
+) -> pluggy.PluginManager:
+    """A plugin manager with the sealed-trace specs, the entry-point group and ``extra`` plugins."""
+    pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+    pm.add_hookspecs(hookspecs)
+    if entry_points:
+        pm.load_setuptools_entrypoints(hookspecs.ENTRY_POINT_GROUP)
+    for plugin in extra:
+        pm.register(plugin)
+    return pm
+
+
+def load_plugin_rules(pm: pluggy.PluginManager) -> tuple[Rule, ...]:
+    """Collect and validate the rules every plugin returns; register them in the catalog.
+
+    Raises :class:`PluginError` for a rule lacking the interface or clashing with another.
+    """
+    rules: list[Rule] = []
+    for batch in pm.hook.sealed_trace_lint_rules():
+        for rule in batch or ():
+            missing = [a for a in ("code", "name", "summary", "explanation", "roles", "check")
+                       if not hasattr(rule, a)]
+            if missing:
+                raise PluginError(f"plugin rule {rule!r} lacks {', '.join(missing)}")
+            try:
+                register_rule_info(RuleInfo(str(rule.code), str(rule.name), str(rule.summary),
+                                            str(rule.explanation), "plugin"))
+            except ValueError as exc:
+                raise PluginError(str(exc)) from None
+            rules.append(rule)
+    return tuple(rules)

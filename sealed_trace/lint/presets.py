@@ -1,0 +1,166 @@
+"""Built-in policy presets for ``[[tool.sealed_trace.boundary]]`` (ADR-0230 §15, §7.3).
+
+A :class:`Preset` holds three tuples: ``allowed_imports`` (dotted module names; a name allows its
+submodules), ``banned`` (qualified-name patterns, ``*`` matches any run of characters, dots
+included, and a banned name also bans every attribute below it) and ``forbidden_fields``
+(identifiers). A boundary's own lists extend its preset; they never shrink it.
+
+``adr-0230``:
+
+* allowed: the standard library's immutable value, enum, canonical JSON and SHA-256 facilities
+  (§15.1). Project-local value types and static manifests are project specific: list them in
+  ``allowed_imports``.
+* banned: the generic facilities of §15.2 that have a standard-library or well-known spelling:
+  filesystem and network I/O, subprocess and shell, clock and timestamps, randomness and UUIDs,
+  environment and hostname inspection, dynamic import and plugin discovery, dynamic code.
+  Domain facilities (search execution, replay, serving, ...) are project specific: add them to
+  ``banned``.
+* forbidden fields: the nineteen names of §7.3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = ["PRESETS", "Preset"]
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named bundle of allowed imports, banned name patterns and forbidden field names."""
+
+    name: str
+    allowed_imports: tuple[str, ...]
+    banned: tuple[str, ...]
+    forbidden_fields: tuple[str, ...]
+
+
+_ADR_0230_ALLOWED = (
+    "__future__",
+    "collections.abc",
+    "dataclasses",
+    "enum",
+    "hashlib",
+    "json",
+    "types",
+    "typing",
+    "typing_extensions",
+)
+
+_ADR_0230_BANNED = (
+    # filesystem and network I/O
+    "builtins.open",
+    "builtins.input",
+    "builtins.print",
+    "io.*",
+    "os",
+    "os.*",
+    "posix.*",
+    "nt.*",
+    "pathlib.*",
+    "shutil.*",
+    "tempfile.*",
+    "glob.*",
+    "fileinput.*",
+    "mmap.*",
+    "sqlite3.*",
+    "shelve.*",
+    "dbm.*",
+    "pickle.*",
+    "marshal.*",
+    "logging.*",
+    "json.load",
+    "json.dump",
+    "hashlib.file_digest",
+    "socket.*",
+    "ssl.*",
+    "select.*",
+    "selectors.*",
+    "asyncio.*",
+    "http.*",
+    "urllib.*",
+    "ftplib.*",
+    "smtplib.*",
+    "imaplib.*",
+    "poplib.*",
+    "xmlrpc.*",
+    "requests.*",
+    "httpx.*",
+    "aiohttp.*",
+    # subprocess, shell and concurrency
+    "subprocess.*",
+    "pty.*",
+    "multiprocessing.*",
+    "concurrent.*",
+    "threading.*",
+    "_thread.*",
+    "signal.*",
+    "ctypes.*",
+    # clock and timestamps
+    "time.*",
+    "datetime.*",
+    "calendar.timegm",
+    "zoneinfo.*",
+    # randomness and UUIDs
+    "random.*",
+    "secrets.*",
+    "uuid.*",
+    "numpy.random.*",
+    # environment and hostname inspection
+    "sys.*",
+    "platform.*",
+    "getpass.*",
+    "pwd.*",
+    "grp.*",
+    "resource.*",
+    "sysconfig.*",
+    "site.*",
+    # dynamic import, plugin discovery and dynamic code
+    "builtins.__import__",
+    "builtins.exec",
+    "builtins.eval",
+    "builtins.compile",
+    "builtins.breakpoint",
+    "builtins.globals",
+    "builtins.locals",
+    "builtins.vars",
+    "importlib",
+    "importlib.*",
+    "pkgutil.*",
+    "pkg_resources.*",
+    "runpy.*",
+    "zipimport.*",
+    "code.*",
+    "codeop.*",
+    "pdb.*",
+    "inspect.*",
+    "gc.*",
+)
+
+_ADR_0230_FORBIDDEN_FIELDS = (
+    "answer",
+    "final_answer",
+    "served_output",
+    "promotion",
+    "mutation",
+    "teaching_update",
+    "pack_update",
+    "policy_update",
+    "identity_update",
+    "workbench_state",
+    "runtime_effect",
+    "confidence",
+    "score",
+    "rank",
+    "priority",
+    "selected_candidate",
+    "best_candidate",
+    "serving_allowed",
+    "runnable",
+)
+
+PRESETS: Final[dict[str, Preset]] = {
+    "adr-0230": Preset("adr-0230", _ADR_0230_ALLOWED, _ADR_0230_BANNED, _ADR_0230_FORBIDDEN_FIELDS),
+    "none": Preset("none", (), (), ()),
+}

@@ -1,0 +1,28 @@
+"""ST202 banned-attribute (ADR-0230 §15.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sealed_trace.lint.catalog import RULES
+from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.rules.banned_call import describe
+from sealed_trace.lint.rules.base import RuleContext
+
+__all__ = ["BannedAttribute"]
+
+_INFO = RULES["ST202"]
+
+
+class BannedAttribute:
+    """A reference, not a call, that resolves to a banned qualified name."""
+
+    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
+    roles = frozenset({"boundary"})
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        for ref in ctx.facts.refs:
+            if (not ref.call and ctx.counts(ref.type_checking)
+                    and ctx.boundary.is_banned(ref.qname)):
+                yield ctx.finding(ref.line, ref.column, self.code,
+                                  f"reference to banned {ref.qname}{describe(ref.via)}", ref.qname)

@@ -1,0 +1,69 @@
+"""The rule interface (libcst-free): a rule judges one file's facts against one boundary.
+
+A rule is any object with ``code`` (``ST201``), ``name`` (``banned-call``), ``summary``,
+``explanation``, ``roles`` (a subset of ``{"boundary", "upstream"}``: which files it checks)
+and ``check(ctx) -> Iterable[Finding]``. Built-in rules live one per module in this package;
+plugins add rules through the ``sealed_trace_lint_rules`` hook (:mod:`sealed_trace.hookspecs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from sealed_trace.lint.config import Boundary
+from sealed_trace.lint.facts import FileFacts
+from sealed_trace.lint.findings import Finding
+
+__all__ = ["ReverseEdge", "Rule", "RuleContext"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReverseEdge:
+    """An import of an upstream module that reaches the sealed module.
+
+    ``chain`` runs from the imported module to the sealed module (length 1: a direct import).
+    """
+
+    line: int
+    column: int
+    text: str
+    chain: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleContext:
+    """What a rule sees: the file (``path``, ``module``, ``facts``, decoded ``text`` when read
+    in this run), the ``boundary`` judged, the file's ``role`` and, for upstream files, the
+    ``reverse_edges`` into the sealed module computed from the first-party import graph."""
+
+    path: str
+    module: str | None
+    facts: FileFacts
+    boundary: Boundary
+    role: str
+    text: str | None = None
+    reverse_edges: tuple[ReverseEdge, ...] = ()
+
+    def finding(self, line: int, column: int, code: str, message: str, anchor: str) -> Finding:
+        """Build a finding of this file and boundary."""
+        return Finding(self.path, line, column, code, message, anchor, self.boundary.name)
+
+    def counts(self, type_checking: bool) -> bool:
+        """Whether a fact under ``TYPE_CHECKING`` counts for this boundary's policy."""
+        return not type_checking or self.boundary.type_checking_imports == "count"
+
+
+class Rule(Protocol):
+    """See the module docstring."""
+
+    code: str
+    name: str
+    summary: str
+    explanation: str
+    roles: frozenset[str]
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:
+        """Return the findings of ``ctx``'s file (empty when clean)."""
+        ...

@@ -1,0 +1,27 @@
+"""ST301 computed-dynamic-import (ADR-0230 §15.2, §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sealed_trace.lint.catalog import RULES
+from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.rules.base import RuleContext
+
+__all__ = ["ComputedDynamicImport"]
+
+_INFO = RULES["ST301"]
+
+
+class ComputedDynamicImport:
+    """A dynamic import whose module name is not a literal, in the boundary or upstream."""
+
+    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
+    roles = frozenset({"boundary", "upstream"})
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        for fact in ctx.facts.dynamics:
+            if fact.kind == "computed-import":
+                yield ctx.finding(fact.line, fact.column, self.code,
+                                  f"{fact.callee}() with a computed module name cannot be checked",
+                                  fact.callee)

@@ -1,0 +1,27 @@
+"""ST303 computed-module-attribute (ADR-0230 §15.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sealed_trace.lint.catalog import RULES
+from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.rules.base import RuleContext
+
+__all__ = ["ComputedModuleAttribute"]
+
+_INFO = RULES["ST303"]
+
+
+class ComputedModuleAttribute:
+    """``getattr(imported_name, computed)`` in the boundary module."""
+
+    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
+    roles = frozenset({"boundary"})
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        for fact in ctx.facts.dynamics:
+            if fact.kind == "computed-getattr":
+                yield ctx.finding(fact.line, fact.column, self.code,
+                                  f"getattr on {fact.callee} with a computed attribute name",
+                                  fact.callee)

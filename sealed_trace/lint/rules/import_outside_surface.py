@@ -1,0 +1,45 @@
+"""ST101 import-outside-surface (ADR-0230 §15.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sealed_trace.lint.catalog import RULES
+from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.rules.banned_import import import_is_banned
+from sealed_trace.lint.rules.base import RuleContext
+
+__all__ = ["ImportOutsideSurface"]
+
+_INFO = RULES["ST101"]
+
+
+class ImportOutsideSurface:
+    """Every import of the boundary module must lie in its allowed surface.
+
+    ``import a.b`` needs ``a.b`` allowed (or a parent of it); ``from a import b`` needs ``a``
+    or ``a.b`` allowed; relative imports are resolved first. Imports of the sealed module's own
+    submodules are allowed. Banned imports are left to ST102 so one import gives one finding.
+    """
+
+    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
+    roles = frozenset({"boundary"})
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        b = ctx.boundary
+        for fact in ctx.facts.imports:
+            if not ctx.counts(fact.type_checking) or import_is_banned(b, fact):
+                continue
+            if not fact.module:
+                yield ctx.finding(fact.line, fact.column, self.code,
+                                  f"`{fact.text}` leaves the top-level package", fact.text)
+                continue
+            full = f"{fact.module}.{fact.name}" if fact.name and fact.name != "*" else fact.module
+            if b.allows_import(fact.module) or b.allows_import(full) or b.seals(fact.module):
+                continue
+            yield ctx.finding(
+                fact.line, fact.column, self.code,
+                f"`{fact.text}` imports {full}, outside the allowed surface of boundary "
+                f"{b.name!r}",
+                full,
+            )

@@ -1,0 +1,31 @@
+"""ST402 indirect-reverse-import (ADR-0230 §5, §15.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sealed_trace.lint.catalog import RULES
+from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.rules.base import RuleContext
+
+__all__ = ["IndirectReverseImport"]
+
+_INFO = RULES["ST402"]
+
+
+class IndirectReverseImport:
+    """An upstream module reaching the sealed module through other first-party modules."""
+
+    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
+    roles = frozenset({"upstream"})
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        for edge in ctx.reverse_edges:
+            if len(edge.chain) > 1:
+                chain = " -> ".join((ctx.module or ctx.path, *edge.chain))
+                yield ctx.finding(
+                    edge.line, edge.column, self.code,
+                    f"upstream module {ctx.module} reaches the sealed module through "
+                    f"`{edge.text}`: {chain}",
+                    f"{edge.text}|{chain}",
+                )

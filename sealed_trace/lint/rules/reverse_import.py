@@ -1,0 +1,30 @@
+"""ST401 reverse-import (ADR-0230 §5, §15.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sealed_trace.lint.catalog import RULES
+from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.rules.base import RuleContext
+
+__all__ = ["ReverseImport"]
+
+_INFO = RULES["ST401"]
+
+
+class ReverseImport:
+    """An upstream module whose own import statement reaches the sealed module directly."""
+
+    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
+    roles = frozenset({"upstream"})
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        for edge in ctx.reverse_edges:
+            if len(edge.chain) == 1:
+                yield ctx.finding(
+                    edge.line, edge.column, self.code,
+                    f"upstream module {ctx.module} imports sealed module {edge.chain[0]} "
+                    f"(`{edge.text}`)",
+                    edge.text,
+                )

@@ -1,0 +1,112 @@
+"""Suppression comments: ``# sealed-trace: ignore[ST201] -- <reason>`` (issue 3 §3).
+
+Grammar (inside one comment, on the line of the finding)::
+
+    sealed-trace: ignore[CODE(, CODE)*] -- REASON
+
+``CODE`` is a rule code (``ST201``) or kebab name (``banned-call``); REASON is any non-empty
+text. Comments are found with :mod:`tokenize`, so text inside strings and docstrings is never
+mistaken for a suppression. A suppression without a reason (ST003), a malformed one (ST005)
+and one that suppresses nothing (ST004) are findings; the first two suppress nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Iterable
+
+from sealed_trace.lint.catalog import lookup_rule
+from sealed_trace.lint.facts import SuppressionFact
+from sealed_trace.lint.findings import Finding
+
+__all__ = ["MARKER", "apply_suppressions", "parse_suppression", "scan_suppressions"]
+
+MARKER = "sealed-trace:"
+_GRAMMAR = re.compile(r"sealed-trace:\s*ignore\[(?P<codes>[^\]]*)\]\s*(?:--\s*(?P<reason>.*))?$")
+
+
+def parse_suppression(comment: str, line: int, column: int) -> SuppressionFact | None:
+    """Parse one comment token; None when it holds no ``sealed-trace:`` marker."""
+    start = comment.find(MARKER)
+    if start < 0:
+        return None
+    col = column + start
+    text = comment[start:].rstrip()
+    match = _GRAMMAR.match(text)
+    if match is None:
+        expected = f"expected 'ignore[CODE] -- reason' in {text!r}"
+        return SuppressionFact(line, col, (), None, expected)
+    codes: list[str] = []
+    for raw in match.group("codes").split(","):
+        item = raw.strip()
+        if not item:
+            continue
+        info = lookup_rule(item)
+        if info is None:
+            return SuppressionFact(line, col, (), None, f"unknown rule {item!r}")
+        if not info.suppressible:
+            error = f"engine rule {info.code} cannot be suppressed"
+            return SuppressionFact(line, col, (), None, error)
+        codes.append(info.code)
+    if not codes:
+        return SuppressionFact(line, col, (), None, "no rule code between the brackets")
+    reason = (match.group("reason") or "").strip() or None
+    return SuppressionFact(line, col, tuple(codes), reason)
+
+
+def scan_suppressions(text: str) -> tuple[SuppressionFact, ...]:
+    """Return every ``# sealed-trace:`` comment of decoded source ``text``.
+
+    Tokenization errors end the scan early; the caller reports unparsable files separately.
+    """
+    if MARKER not in text:
+        return ()
+    found: list[SuppressionFact] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                fact = parse_suppression(token.string, token.start[0], token.start[1] + 1)
+                if fact is not None:
+                    found.append(fact)
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        pass
+    return tuple(found)
+
+
+def apply_suppressions(
+    path: str, findings: Iterable[Finding], suppressions: Iterable[SuppressionFact]
+) -> list[Finding]:
+    """Drop findings silenced by a valid suppression on their line; add ST003/ST004/ST005.
+
+    Shape: findings of one file in, findings of that file out.
+    """
+    by_line: dict[int, list[SuppressionFact]] = {}
+    out: list[Finding] = []
+    for fact in suppressions:
+        if fact.error is not None:
+            out.append(Finding(path, fact.line, fact.column, "ST005",
+                               f"malformed suppression: {fact.error}", anchor=fact.error))
+        elif fact.reason is None:
+            out.append(Finding(path, fact.line, fact.column, "ST003",
+                               "suppression has no reason; write '-- <reason>' after the codes",
+                               anchor=",".join(fact.codes)))
+        else:
+            by_line.setdefault(fact.line, []).append(fact)
+    used: set[tuple[int, str]] = set()
+    for finding in findings:
+        silenced = False
+        for fact in by_line.get(finding.line, ()):
+            if finding.code in fact.codes:
+                used.add((fact.line, finding.code))
+                silenced = True
+        if not silenced:
+            out.append(finding)
+    for line, facts in by_line.items():
+        for fact in facts:
+            for code in fact.codes:
+                if (line, code) not in used:
+                    message = f"unused suppression of {code}: no such finding on this line"
+                    out.append(Finding(path, line, fact.column, "ST004", message, anchor=code))
+    return out
