@@ -95,6 +95,10 @@ class Boundary:
         """True when ``qualified_name`` matches a banned pattern or lies below a banned name."""
         return name_is_banned(qualified_name, self.banned)
 
+    def module_is_banned(self, module: str) -> bool:
+        """True when ``module`` is banned, or every name in it is (``module.*`` is banned)."""
+        return self.is_banned(module) or f"{module}.*" in self.banned
+
     def star_is_banned(self, module: str) -> bool:
         """True when ``from module import *`` could bind a banned name."""
         prefix = module + "."

@@ -23,7 +23,7 @@ def import_is_banned(boundary: Boundary, fact: ImportFact) -> bool:
         return boundary.star_is_banned(fact.module)
     if fact.name is not None and boundary.is_banned(f"{fact.module}.{fact.name}"):
         return True
-    return boundary.is_banned(fact.module)
+    return boundary.module_is_banned(fact.module)
 
 
 class BannedImport:

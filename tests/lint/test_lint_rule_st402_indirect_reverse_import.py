@@ -1,0 +1,45 @@
+"""ST402 indirect-reverse-import: chains of first-party modules, with the chain shown."""
+
+from __future__ import annotations
+
+from conftest import Project
+
+
+def test_chain_through_helpers(project: Project) -> None:
+    project.write("src/pkg/helpers/__init__.py", "")
+    project.write("src/pkg/helpers/b.py", "from pkg.helpers import c\n")
+    project.write("src/pkg/helpers/c.py", "\n\nimport pkg.sealed\n")
+    project.write("src/pkg/up/a.py", "import json\nfrom pkg.helpers import b\n")
+    findings = [f for f in project.findings() if f.path == "src/pkg/up/a.py"]
+    assert [(f.code, f.line) for f in findings] == [("ST402", 2)]
+    assert "pkg.up.a -> pkg.helpers.b -> pkg.helpers.c -> pkg.sealed" in findings[0].message
+
+
+def test_parent_package_reexports_sealed(project: Project) -> None:
+    project.write("src/pkg/__init__.py", "from pkg.sealed import Thing\n")
+    assert project.upstream("from pkg import Thing\n") == {("ST402", 1)}
+    assert project.upstream("import pkg\n") == {("ST402", 1)}
+
+
+def test_relative_star_of_parent_that_reexports(project: Project) -> None:
+    project.write("src/pkg/up/__init__.py", "from ..sealed import *\n")
+    # pkg.up itself is upstream and imports the sealed module directly
+    assert project.codes("src/pkg/up/__init__.py") == {("ST401", 1)}
+    assert project.upstream("from . import *\n") == {("ST402", 1)}
+
+
+def test_cycle_does_not_hang(project: Project) -> None:
+    project.write("src/pkg/x.py", "import pkg.y\n")
+    project.write("src/pkg/y.py", "import pkg.x\nimport pkg.sealed\n")
+    assert project.upstream("import pkg.x\n") == {("ST402", 1)}
+
+
+def test_chain_through_type_checking_ignored(project: Project) -> None:
+    project.boundary_toml += 'type_checking_imports = "ignore"\n'
+    project.write("src/pkg/x.py", "import typing\nif typing.TYPE_CHECKING:\n    import pkg.sealed\n")
+    assert project.upstream("import pkg.x\n") == set()
+
+
+def test_no_chain(project: Project) -> None:
+    project.write("src/pkg/x.py", "import pkg.values\n")
+    assert project.upstream("import pkg.x\n") == set()
