@@ -9,13 +9,15 @@ code with a human-readable detail, and the field is reported unreadable.
 
 from __future__ import annotations
 
+import operator
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 from typing import Final
 
-from sealed_trace.identity import MAX_ABS_INT, IdentityError, canonical_json, is_identity
+from sealed_trace.identity import MAX_ABS_INT, IdentityError, canonical_json
 from sealed_trace.upstream.budget import ComputeBudgetDecision, ComputeBudgetStatus
 from sealed_trace.upstream.frame import (
     ContractAssessmentProjection,
@@ -84,63 +86,84 @@ class Problems:
         self.details.append(f"{code}: {detail}")
 
 
+_HEX_ID: Final = re.compile("[0-9a-f]{64}")
+
+
+class _Silent(Problems):
+    """A problem sink that keeps nothing (for fast paths that only need yes or no)."""
+
+    def add(self, code: str, detail: str) -> None:
+        """Drop the problem."""
+
+
+_SILENT: Final = _Silent()
+
+
 def read_str(value: object) -> str | _Bad:
     """Return ``value`` as an exact, UTF-8-encodable ``str``, or :data:`BAD`."""
-    if issubclass(type(value), Enum):
-        value = value.value  # type: ignore[attr-defined]
-    if not issubclass(type(value), str):
-        return BAD
-    exact = str.__str__(value)  # type: ignore[arg-type]
+    kind = type(value)
+    if kind is not str:
+        if issubclass(kind, Enum):
+            value = value.value  # type: ignore[attr-defined]
+            kind = type(value)
+        if not issubclass(kind, str):
+            return BAD
+        value = str.__str__(value)  # type: ignore[arg-type]
+    if value.isascii():  # type: ignore[attr-defined]
+        return value  # type: ignore[return-value]
     try:
-        exact.encode("utf-8")
+        value.encode("utf-8")  # type: ignore[attr-defined]
     except UnicodeEncodeError:
         return BAD
-    return exact
+    return value  # type: ignore[return-value]
 
 
 def _read_int(value: object) -> int | _Bad:
-    if not issubclass(type(value), int) or issubclass(type(value), bool):
-        return BAD
-    exact = int.__int__(value)  # type: ignore[arg-type]
-    return exact if -MAX_ABS_INT <= exact < MAX_ABS_INT else BAD
+    kind = type(value)
+    if kind is not int:
+        if not issubclass(kind, int) or issubclass(kind, bool):
+            return BAD
+        value = int.__int__(value)  # type: ignore[arg-type]
+    return value if -MAX_ABS_INT <= value < MAX_ABS_INT else BAD  # type: ignore[operator,return-value]
 
 
 def _read_tuple(value: object) -> tuple[object, ...] | _Bad:
-    if not issubclass(type(value), tuple):
+    kind = type(value)
+    if kind is tuple:
+        return value  # type: ignore[return-value]
+    if not issubclass(kind, tuple):
         return BAD
     return tuple.__getitem__(value, slice(None))  # type: ignore[arg-type]
 
 
-# A kind reads one attribute value of a record whose reason code is the last argument: it
-# returns the normalised value, or BAD after recording why.
-Kind = Callable[[object, Problems, str, str], object]
+# A simple kind turns one attribute value into its normalised form, or BAD.
+Check = Callable[[object], object]
 
 
-def _simple(check: Callable[[object], object], what: str) -> Kind:
-    def kind(value: object, problems: Problems, where: str, code: str) -> object:
-        result = check(value)
-        if result is BAD:
-            problems.add(code, f"{where} is not {what}")
-        return result
-
-    return kind
+_hex_id = _HEX_ID.fullmatch
 
 
 def _identity(value: object) -> object:
+    if type(value) is str:
+        return value if _hex_id(value) else BAD
     text = read_str(value)
-    return text if not isinstance(text, _Bad) and is_identity(text) else BAD
+    return text if not isinstance(text, _Bad) and _hex_id(text) else BAD
 
 
 def _text(value: object) -> object:
+    if type(value) is str and value.isascii():
+        return value if value.strip() else BAD
     text = read_str(value)
     return text if not isinstance(text, _Bad) and text.strip() else BAD
 
 
-def _nullable(check: Callable[[object], object]) -> Callable[[object], object]:
+def _nullable(check: Check) -> Check:
     return lambda value: None if value is None else check(value)
 
 
 def _natural(value: object) -> object:
+    if type(value) is int:
+        return value if 0 <= value < MAX_ABS_INT else BAD
     number = _read_int(value)
     return number if not isinstance(number, _Bad) and number >= 0 else BAD
 
@@ -149,23 +172,30 @@ def _bool(value: object) -> object:
     return value if type(value) is bool else BAD
 
 
-def _enum(cls: type[Enum]) -> Callable[[object], object]:
-    by_value = {member.value: member for member in cls}
+def _enum(cls: type[Enum]) -> Check:
+    by_value: dict[object, object] = {member.value: member for member in cls}
+    by_value.update({member: member for member in cls})
 
     def check(value: object) -> object:
+        if type(value) is cls:
+            return value
         text = read_str(value)
         return BAD if isinstance(text, _Bad) else by_value.get(text, BAD)
 
     return check
 
 
-def _tuple_of(check: Callable[[object], object]) -> Callable[[object], object]:
+def _tuple_of(check: Check) -> Check:
     def read(value: object) -> object:
         items = _read_tuple(value)
         if isinstance(items, _Bad):
             return BAD
-        out = tuple(check(item) for item in items)
-        return BAD if any(item is BAD for item in out) else out
+        out = list(map(check, items))
+        if BAD in out:
+            return BAD
+        if all(map(operator.is_, out, items)):
+            return items
+        return tuple(out)
 
     return read
 
@@ -181,20 +211,6 @@ def _facts(value: object) -> object:
     return MappingProxyType(thawed)  # type: ignore[arg-type]
 
 
-ID = _simple(_identity, "64 lowercase hex characters")
-ID_OR_NONE = _simple(_nullable(_identity), "null or 64 lowercase hex characters")
-TEXT = _simple(_text, "a non-empty string")
-TEXT_OR_NONE = _simple(_nullable(_text), "null or a non-empty string")
-STR = _simple(read_str, "a string")
-INT = _simple(_read_int, "an int (not a bool) in the signed 64-bit range")
-NAT = _simple(_natural, "a non-negative int (not a bool)")
-INT_OR_NONE = _simple(_nullable(_read_int), "an int or null")
-BOOL = _simple(_bool, "a bool")
-TEXTS = _simple(_tuple_of(_text), "a tuple of non-empty strings")
-IDS = _simple(_tuple_of(_identity), "a tuple of ids (64 lowercase hex characters)")
-FACTS = _simple(_facts, "a mapping from str to float-free JSON values")
-
-
 def _pair(value: object) -> object:
     items = _read_tuple(value)
     if isinstance(items, _Bad) or len(items) != 2:
@@ -203,19 +219,48 @@ def _pair(value: object) -> object:
     return BAD if name is BAD or version is BAD else (name, version)
 
 
-PAIRS = _simple(_tuple_of(_pair), "a tuple of (name, version) pairs of non-empty strings")
+@dataclass(frozen=True)
+class Kind:
+    """How one field is read.
+
+    A simple kind has ``check`` (value -> normalised value or BAD) and ``what`` (the
+    expectation quoted when it fails, under the record's code). A composite kind has ``read``
+    (value, problems, where) -> value or BAD, and reports its own problems.
+    """
+
+    what: str = ""
+    check: Check | None = None
+    read: Callable[[object, Problems, str], object] | None = None
+    fast: Check | None = None
+
+    def __post_init__(self) -> None:
+        if self.fast is None:
+            object.__setattr__(self, "fast", self.check)
+
+
+ID = Kind("64 lowercase hex characters", _identity)
+ID_OR_NONE = Kind("null or 64 lowercase hex characters", _nullable(_identity))
+TEXT = Kind("a non-empty string", _text)
+TEXT_OR_NONE = Kind("null or a non-empty string", _nullable(_text))
+STR = Kind("a string", read_str)
+INT = Kind("an int (not a bool) in the signed 64-bit range", _read_int)
+NAT = Kind("a non-negative int (not a bool)", _natural)
+INT_OR_NONE = Kind("an int or null", _nullable(_read_int))
+BOOL = Kind("a bool", _bool)
+TEXTS = Kind("a tuple of non-empty strings", _tuple_of(_text))
+IDS = Kind("a tuple of ids (64 lowercase hex characters)", _tuple_of(_identity))
+FACTS = Kind("a mapping from str to float-free JSON values", _facts)
+PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(_pair))
 
 
 def ENUM(cls: type[Enum]) -> Kind:  # noqa: N802 - reads like the other kind constants
     """A kind accepting a member of ``cls`` or its string value (any str-valued enum too)."""
-    values = ", ".join(member.value for member in cls)
-    return _simple(_enum(cls), f"one of {values}")
+    return Kind("one of " + ", ".join(member.value for member in cls), _enum(cls))
 
 
 def ENUM_OR_NONE(cls: type[Enum]) -> Kind:  # noqa: N802
     """As :func:`ENUM`, or None."""
-    values = ", ".join(member.value for member in cls)
-    return _simple(_nullable(_enum(cls)), f"null or one of {values}")
+    return Kind("null or one of " + ", ".join(m.value for m in cls), _nullable(_enum(cls)))
 
 
 @dataclass(frozen=True)
@@ -226,20 +271,50 @@ class RecordSchema:
     code: str
     cls: type
     fields: tuple[tuple[str, Kind], ...]
+    plan: tuple[tuple[str, Check | None, Callable[[object, Problems, str], object] | None, str],
+                ...] = field(init=False, repr=False, compare=False)
+
+    getter: Callable[[object], tuple[object, ...]] = field(init=False, repr=False,
+                                                           compare=False)
+    fasts: tuple[Check, ...] = field(init=False, repr=False, compare=False)
+    names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        plan = tuple((name, kind.check, kind.read, kind.what) for name, kind in self.fields)
+        object.__setattr__(self, "plan", plan)
+        object.__setattr__(self, "fasts", tuple(kind.fast for _, kind in self.fields))
+        object.__setattr__(self, "names", tuple(name for name, _ in self.fields))
+        names = [name for name, _ in self.fields]
+        getter = operator.attrgetter(*names)
+        object.__setattr__(self, "getter", getter if len(names) > 1 else lambda o: (getter(o),))
 
 
-def _span(value: object, problems: Problems, where: str) -> SourceSpan | _Bad:
-    values = {}
-    for name in ("text", "start", "end", "sentence_index"):
+_SPAN_FIELDS: Final = ("text", "start", "end", "sentence_index")
+
+
+def _span(value: object) -> SourceSpan | _Bad:
+    if type(value) is SourceSpan:
+        text, start, end = value.text, value.start, value.end
+        index = value.sentence_index
+        if (
+            type(text) is str and text.isascii() and type(start) is int and type(end) is int
+            and 0 <= start <= end < MAX_ABS_INT and (index is None or type(index) is int)
+            and (index is None or -MAX_ABS_INT <= index < MAX_ABS_INT)
+        ):
+            return value
+        text, start, end, index = value.text, value.start, value.end, value.sentence_index
+    else:
         try:
-            values[name] = getattr(value, name, _MISSING)
+            text, start, end, index = (getattr(value, name, _MISSING) for name in _SPAN_FIELDS)
         except Exception:
-            values[name] = _MISSING
-    text = read_str(values["text"]) if values["text"] is not _MISSING else BAD
-    start = _read_int(values["start"]) if values["start"] is not _MISSING else BAD
-    end = _read_int(values["end"]) if values["end"] is not _MISSING else BAD
-    raw_index = values["sentence_index"]
-    index = None if raw_index is None else (BAD if raw_index is _MISSING else _read_int(raw_index))
+            return BAD
+        if _MISSING in (text, start, end, index):
+            return BAD
+    text = read_str(text)
+    start = _read_int(start)
+    end = _read_int(end)
+    if index is not None:
+        index = _read_int(index)
     if (
         isinstance(text, _Bad)
         or isinstance(start, _Bad)
@@ -247,75 +322,134 @@ def _span(value: object, problems: Problems, where: str) -> SourceSpan | _Bad:
         or isinstance(index, _Bad)
         or not 0 <= start <= end
     ):
-        problems.add("malformed_evidence_span", f"{where} is not a well-formed SourceSpan")
         return BAD
+    if type(value) is SourceSpan and text is value.text and start is value.start:
+        if end is value.end and index is value.sentence_index:
+            return value
     return SourceSpan(text, start, end, index)
 
 
-def SPANS(value: object, problems: Problems, where: str, code: str) -> object:  # noqa: N802
-    """Read a tuple of well-formed spans (sealing-policy §5); problems are span problems."""
-    del code
+def _read_spans(value: object, problems: Problems, where: str) -> object:
     items = _read_tuple(value)
     if isinstance(items, _Bad):
         problems.add("malformed_evidence_span", f"{where} is not a tuple of spans")
         return BAD
-    spans = tuple(_span(item, problems, f"{where}[{i}]") for i, item in enumerate(items))
-    return BAD if any(span is BAD for span in spans) else spans
+    spans = list(map(_span, items))
+    if BAD in spans:
+        for index, span in enumerate(spans):
+            if span is BAD:
+                problems.add("malformed_evidence_span",
+                             f"{where}[{index}] is not a well-formed SourceSpan")
+        return BAD
+    if all(map(operator.is_, spans, items)):
+        return items
+    return tuple(spans)
+
+
+def _fast_spans(value: object) -> object:
+    return _read_spans(value, _SILENT, "")
+
+
+#: A tuple of well-formed spans (sealing-policy §5); problems are span problems.
+SPANS: Final = Kind(read=_read_spans, fast=_fast_spans)
 
 
 def _nested(schema: RecordSchema) -> Kind:
-    def kind(value: object, problems: Problems, where: str, code: str) -> object:
-        del code
+    def read(value: object, problems: Problems, where: str) -> object:
         record, _ = read_record(value, schema, problems, where)
         return BAD if record is None else record
 
-    return kind
+    def fast(value: object) -> object:
+        record = _read_fast(value, schema)
+        return BAD if record is None else record
+
+    return Kind(read=read, fast=fast)
 
 
 def _nested_tuple(schema: RecordSchema) -> Kind:
-    def kind(value: object, problems: Problems, where: str, code: str) -> object:
-        del code
+    def read(value: object, problems: Problems, where: str) -> object:
         items = _read_tuple(value)
         if isinstance(items, _Bad):
             problems.add(schema.code, f"{where} is not a tuple of {schema.label} records")
             return BAD
-        out = tuple(
-            read_record(item, schema, problems, f"{where}[{i}]")[0] for i, item in enumerate(items)
-        )
-        return BAD if any(item is None for item in out) else out
+        out = [read_record(item, schema, problems, where, i)[0] for i, item in enumerate(items)]
+        if None in out:
+            return BAD
+        if all(new is old for new, old in zip(out, items)):
+            return items
+        return tuple(out)
 
-    return kind
+    def fast(value: object) -> object:
+        items = _read_tuple(value)
+        if isinstance(items, _Bad):
+            return BAD
+        out = [_read_fast(item, schema) for item in items]
+        if None in out:
+            return BAD
+        if all(map(operator.is_, out, items)):
+            return items
+        return tuple(out)
+
+    return Kind(read=read, fast=fast)
+
+
+def _get(obj: object, name: str) -> object:
+    try:
+        return getattr(obj, name, _MISSING)
+    except Exception:
+        return _MISSING
+
+
+def _read_fast(obj: object, schema: RecordSchema) -> object | None:
+    """Read a record without reporting: the record, or None when anything is wrong."""
+    try:
+        raws: tuple[object, ...] = schema.getter(obj)
+    except Exception:
+        return None
+    values = [check(raw) for check, raw in zip(schema.fasts, raws)]
+    if BAD in values:
+        return None
+    if type(obj) is schema.cls and all(map(operator.is_, values, raws)):
+        return obj
+    return schema.cls(**dict(zip(schema.names, values)))
 
 
 def read_record(
-    obj: object, schema: RecordSchema, problems: Problems, where: str
+    obj: object, schema: RecordSchema, problems: Problems, where: str, index: int | None = None
 ) -> tuple[object | None, dict[str, object]]:
     """Read ``obj`` by attribute as ``schema`` says.
 
+    ``where`` names the record in problem details (``index``, when given, is appended as
+    ``[index]``; details are only formatted when a problem occurs). An instance of the
+    reference class whose values all read back as themselves is returned as it is (it is
+    frozen, so nothing can change it later).
+
     Returns:
-        ``(record, fields)``: the reference instance (or None when any field is unreadable)
-        and every field that was read successfully, by name (so an id can still be used when
-        another field of the same record is malformed).
+        ``(record, fields)``: the reference instance, or None and every field that was read
+        successfully, by name (so an id can still be used when another field of the same
+        record is malformed). ``fields`` is empty when the record was read.
     """
+    record = _read_fast(obj, schema)
+    if record is not None:
+        return record, {}
     fields: dict[str, object] = {}
-    ok = True
-    for name, kind in schema.fields:
-        try:
-            raw = getattr(obj, name, _MISSING)
-        except Exception:
-            raw = _MISSING
+    place = where if index is None else f"{where}[{index}]"
+    raws = tuple(_get(obj, name) for name in schema.names)
+    for (name, check, read, what), raw in zip(schema.plan, raws):
         if raw is _MISSING:
-            problems.add(schema.code, f"{where} has no field {name}")
-            ok = False
+            problems.add(schema.code, f"{place} has no field {name}")
             continue
-        value = kind(raw, problems, f"{where}.{name}", schema.code)
-        if value is BAD:
-            ok = False
+        if check is not None:
+            value = check(raw)
+            if value is BAD:
+                problems.add(schema.code, f"{place}.{name} is not {what}")
         else:
+            value = read(raw, problems, f"{place}.{name}")  # type: ignore[misc]
+        if value is not BAD:
             fields[name] = value
-    if not ok:
-        return None, fields
-    return schema.cls(**fields), fields
+    if len(fields) == len(schema.names):  # an attribute that failed only on the fast path
+        problems.add(schema.code, f"{place} could not be read consistently")
+    return None, fields
 
 
 def _schema(label: str, code: str, cls: type, *fields: tuple[str, Kind]) -> RecordSchema:

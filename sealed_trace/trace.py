@@ -59,9 +59,9 @@ from sealed_trace.upstream.run import (
     GeometricSearchRun,
     SearchRunDisposition,
     SearchRunRefusal,
-    attempt_id,
-    run_id,
+    attempt_payload,
     run_input_digest,
+    run_payload,
     run_refusal_outcome_id,
 )
 from sealed_trace.upstream.spans import SourceSpan, spans_payload
@@ -283,10 +283,16 @@ def _get(obj: object, name: str) -> object:
 
 @dataclass
 class _Read:
-    """One record as read: the reference instance (or None) and its readable fields."""
+    """One record as read: the reference instance, or None and its readable fields."""
 
     record: object | None
     fields: dict[str, object]
+
+    def get(self, name: str) -> object:
+        """The field's normalised value, or None when it could not be read."""
+        if self.record is not None:
+            return getattr(self.record, name)
+        return self.fields.get(name)
 
 
 @dataclass
@@ -338,11 +344,9 @@ class _Checker:
             self.p.add(schema.code, f"episode.{name} is not a tuple of {schema.label} records")
             return None
         items = tuple.__getitem__(raw, slice(None))  # type: ignore[arg-type]
-        out = []
-        for index, item in enumerate(items):
-            record, fields = r.read_record(item, schema, self.p, f"episode.{name}[{index}]")
-            out.append(_Read(record, fields))
-        return out
+        where = f"episode.{name}"
+        return [_Read(*r.read_record(item, schema, self.p, where, index))
+                for index, item in enumerate(items)]
 
     def _version(self, value: object, supported: str, where: str) -> None:
         if isinstance(value, str) and value != supported:
@@ -399,20 +403,20 @@ class _Checker:
             self.p.add("missing_search_run", "the episode has neither a run nor a run refusal")
 
         # Version values the records carry (sealing-policy §4, §8).
-        self._version(frame.fields.get("frame_schema_version"), PROBLEM_FRAME_IDENTITY_VERSION,
+        self._version(frame.get("frame_schema_version"), PROBLEM_FRAME_IDENTITY_VERSION,
                       "problem_frame.frame_schema_version")
-        self._version(gate.fields.get("policy_version"), SEARCH_GATE_POLICY_VERSION,
+        self._version(gate.get("policy_version"), SEARCH_GATE_POLICY_VERSION,
                       "search_gate_decision.policy_version")
-        self._version(budget.fields.get("policy_version"), COMPUTE_BUDGET_POLICY_VERSION,
+        self._version(budget.get("policy_version"), COMPUTE_BUDGET_POLICY_VERSION,
                       "compute_budget_decision.policy_version")
         for read, where in ((run, "geometric_search_run"), (run_refusal, "search_run_refusal")):
-            self._version(read.fields.get("run_policy_version"),
+            self._version(read.get("run_policy_version"),
                           GEOMETRIC_SEARCH_RUN_POLICY_VERSION, f"{where}.run_policy_version")
-        self._version(run.fields.get("schema_version"), GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION,
+        self._version(run.get("schema_version"), GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION,
                       "geometric_search_run.schema_version")
         for reads, where in ((results, "replay_results"), (refusals, "replay_refusals")):
             for index, read in enumerate(reads or ()):
-                self._version(read.fields.get("replay_policy_version"),
+                self._version(read.get("replay_policy_version"),
                               CONTRACT_PROOF_REPLAY_POLICY_VERSION,
                               f"{where}[{index}].replay_policy_version")
 
@@ -444,17 +448,17 @@ class _Checker:
         frame: _Read, gate: _Read, budget: _Read, run: _Read, run_refusal: _Read,
         results: list[_Read] | None, refusals: list[_Read] | None,
     ) -> dict[tuple[str, str], list[object]]:
-        replay = [x.fields.get("replay_policy_version") for x in (*(results or ()),
+        replay = [x.get("replay_policy_version") for x in (*(results or ()),
                                                                   *(refusals or ()))]
-        run_policy = [run.fields.get("run_policy_version"),
-                      run_refusal.fields.get("run_policy_version")]
+        run_policy = [run.get("run_policy_version"),
+                      run_refusal.get("run_policy_version")]
         return {
-            ("policy", "compute_budget"): [budget.fields.get("policy_version")],
+            ("policy", "compute_budget"): [budget.get("policy_version")],
             ("policy", "contract_proof_replay"): replay,
             ("policy", "geometric_search_run"): run_policy,
-            ("policy", "search_gate"): [gate.fields.get("policy_version")],
-            ("schema", "geometric_search_run"): [run.fields.get("schema_version")],
-            ("schema", "problem_frame_identity"): [frame.fields.get("frame_schema_version")],
+            ("policy", "search_gate"): [gate.get("policy_version")],
+            ("schema", "geometric_search_run"): [run.get("schema_version")],
+            ("schema", "problem_frame_identity"): [frame.get("frame_schema_version")],
         }
 
     def _read_versions(
@@ -478,8 +482,7 @@ class _Checker:
                 self.p.add("missing_episode_field", f"episode.{attr} is absent")
                 self.versions_ok = False
                 continue
-            scratch = r.Problems()
-            pairs = r.PAIRS(raw, scratch, f"episode.{attr}", "malformed_version_list")
+            pairs = r.PAIRS.check(raw)  # type: ignore[misc]
             if pairs is r.BAD:
                 self.p.add("malformed_version_list", f"episode.{attr} is not a tuple of "
                            "(name, version) pairs of non-empty strings")
@@ -523,22 +526,22 @@ class _Checker:
     ) -> None:
         ids = self.ids
         ids["trace_policy_version"] = self.e.trace_policy_version
-        ids["problem_frame_digest"] = frame.fields.get("frame_digest")
-        ids["original_contract_assessment_id"] = assessment.fields.get("assessment_id")
-        ids["search_gate_decision_id"] = gate.fields.get("decision_id")
-        ids["compute_budget_id"] = budget.fields.get("budget_id")
+        ids["problem_frame_digest"] = frame.get("frame_digest")
+        ids["original_contract_assessment_id"] = assessment.get("assessment_id")
+        ids["search_gate_decision_id"] = gate.get("decision_id")
+        ids["compute_budget_id"] = budget.get("budget_id")
         ids["residual_ids"] = _all_field(residuals, "residual_id")
         ids["replay_result_ids"] = _all_field(results, "replay_result_id")
         ids["replay_refusal_ids"] = _all_field(refusals, "replay_refusal_id")
         if run_present and not refusal_present:
-            ids["geometric_search_run_id"] = run.fields.get("run_id")
-            attempts = run.fields.get("candidate_attempts")
+            ids["geometric_search_run_id"] = run.get("run_id")
+            attempts = run.get("candidate_attempts")
             ids["candidate_attempt_ids"] = (
                 None if attempts is None
                 else tuple(a.attempt_id for a in attempts)  # type: ignore[attr-defined]
             )
         elif refusal_present and not run_present:
-            ids["geometric_search_run_id"] = run_refusal.fields.get("outcome_id")
+            ids["geometric_search_run_id"] = run_refusal.get("outcome_id")
             ids["candidate_attempt_ids"] = ()
 
     # -- the trace input (ADR §12.1) -------------------------------------------------------
@@ -561,30 +564,27 @@ class _Checker:
                 payload[key] = list(value)
             else:
                 payload[key] = value
-        digest = identity_digest(payload)
+        digest = identity_digest(payload, checked=False)
         self.e.trace_input = PracticeTraceInput(input_digest=digest, **values)  # type: ignore[arg-type]
 
     # -- recomputation and binding (sealing-policy §3) -------------------------------------
 
-    def _recompute(self, claimed: str, compute: Callable[[], str], code: str, where: str) -> bool:
-        try:
-            actual = compute()
-        except IdentityError as error:  # the reader admits only hashable values
-            self.p.add("sealer_internal_fault", f"{where} cannot be hashed: {error}")
-            return False
-        if actual != claimed:
-            self.p.add(code, f"{where} is {claimed}, recomputed {actual}")
-            return False
-        return True
+    def _recompute(self, claimed: str, actual: str, code: str, where: str, *args: object
+                   ) -> bool:
+        """Compare a claimed id with its recomputation; ``where`` is formatted on mismatch."""
+        if actual == claimed:
+            return True
+        self.p.add(code, f"{where.format(*args)} is {claimed}, recomputed {actual}")
+        return False
 
     def check(self) -> None:
         e = self.e
         frame, assessment, gate, budget = e.frame, e.assessment, e.gate, e.budget
         if frame is not None:
-            self._recompute(frame.frame_digest, lambda: problem_frame_digest(frame),
+            self._recompute(frame.frame_digest, problem_frame_digest(frame, checked=False),
                             "problem_frame_digest_mismatch", "problem_frame.frame_digest")
         if assessment is not None:
-            self._recompute(assessment.assessment_id, lambda: contract_assessment_id(assessment),
+            self._recompute(assessment.assessment_id, contract_assessment_id(assessment, checked=False),
                             "contract_assessment_id_mismatch", "contract_assessment.assessment_id")
             if assessment.runnable:
                 self.p.add("runnable_contract_assessment",
@@ -594,11 +594,11 @@ class _Checker:
                            "contract_assessment.problem_frame_digest is not the frame's digest")
         self._check_residuals()
         if gate is not None:
-            self._recompute(gate.decision_id, lambda: gate_decision_id(gate),
+            self._recompute(gate.decision_id, gate_decision_id(gate, checked=False),
                             "gate_decision_id_mismatch", "search_gate_decision.decision_id")
             self._check_gate_residuals(gate)
         if budget is not None:
-            self._recompute(budget.budget_id, lambda: budget_id(budget),
+            self._recompute(budget.budget_id, budget_id(budget, checked=False),
                             "budget_id_mismatch", "compute_budget_decision.budget_id")
             if gate is not None and (
                 budget.gate_decision_id != gate.decision_id
@@ -620,11 +620,11 @@ class _Checker:
             return
         codes_seen: set[str] = set()
         for index, res in enumerate(e.residuals):
-            where = f"residuals[{index}]"
-            self._recompute(res.residual_id, lambda res=res: residual_id(res),  # type: ignore[misc]
-                            "residual_id_mismatch", f"{where}.residual_id")
+            self._recompute(res.residual_id, residual_id(res, checked=False),
+                            "residual_id_mismatch", "residuals[{}].residual_id", index)
             if res.residual_code in codes_seen:
-                self.p.add("duplicate_residual_code", f"{where} repeats {res.residual_code!r}")
+                self.p.add("duplicate_residual_code",
+                           f"residuals[{index}] repeats {res.residual_code!r}")
             codes_seen.add(res.residual_code)
             a = e.assessment
             if a is not None and (
@@ -633,7 +633,7 @@ class _Checker:
                 or res.residual_code not in (*a.missing_bindings, *a.unresolved_hazards)
             ):
                 self.p.add("residual_assessment_mismatch",
-                           f"{where} does not bind to the refused assessment")
+                           f"residuals[{index}] does not bind to the refused assessment")
         ids = [res.residual_id for res in e.residuals]
         if any(left >= right for left, right in zip(ids, ids[1:])):
             self.p.add("residual_order_violation", "residuals are not in ascending id order")
@@ -659,18 +659,20 @@ class _Checker:
             return
         if tuple(supplied) != gate.residual_ids:
             self.p.add("gate_residual_mismatch", "gate.residual_ids differ from the residuals")
-        self._recompute(gate.input_digest, lambda: gate_input_digest(residuals),
+        self._recompute(gate.input_digest, gate_input_digest(residuals, checked=False),
                         "gate_residual_mismatch", "search_gate_decision.input_digest")
 
     def _check_run(self, run: GeometricSearchRun) -> None:
         e, p = self.e, self.p
         gate, budget = e.gate, e.budget
-        self._recompute(run.run_id, lambda: run_id(run), "run_id_mismatch",
-                        "geometric_search_run.run_id")
+        payloads = [attempt_payload(a) for a in run.candidate_attempts]
+        self._recompute(run.run_id,
+                        identity_digest(run_payload(run, payloads), checked=False),
+                        "run_id_mismatch", "geometric_search_run.run_id")
         if gate is not None and budget is not None:
             self._recompute(
                 run.input_digest,
-                lambda: run_input_digest(
+                run_input_digest(
                     problem_frame_digest=run.problem_frame_digest,
                     contract_assessment_id=run.contract_assessment_id,
                     residual_ids=run.residual_ids,
@@ -683,6 +685,7 @@ class _Checker:
                     operator_set_version=run.operator_set_version,
                     run_policy_version=run.run_policy_version,
                     schema_version=run.schema_version,
+                    checked=False,
                 ),
                 "run_input_digest_mismatch", "geometric_search_run.input_digest",
             )
@@ -698,21 +701,23 @@ class _Checker:
             p.add("run_without_attempts_not_exhausted",
                   f"a run with no attempts is {run.run_disposition.value}")
         seen: set[str] = set()
+        where = "geometric_search_run.candidate_attempts[{}]"
         for index, attempt in enumerate(attempts):
-            where = f"geometric_search_run.candidate_attempts[{index}]"
-            self._recompute(attempt.attempt_id,
-                            lambda attempt=attempt: attempt_id(attempt),  # type: ignore[misc]
-                            "attempt_id_mismatch", f"{where}.attempt_id")
+            blanked = {**payloads[index], "attempt_id": ""}
+            self._recompute(attempt.attempt_id, identity_digest(blanked, checked=False),
+                            "attempt_id_mismatch", where + ".attempt_id", index)
             if attempt.attempt_index != index:
-                p.add("attempt_order_violation", f"{where}.attempt_index is "
+                p.add("attempt_order_violation", f"{where.format(index)}.attempt_index is "
                       f"{attempt.attempt_index}")
             if attempt.input_digest != run.input_digest:
-                p.add("attempt_input_digest_mismatch", f"{where}.input_digest is not the run's")
+                p.add("attempt_input_digest_mismatch",
+                      f"{where.format(index)}.input_digest is not the run's")
             if attempt.parent_attempt_id is not None and attempt.parent_attempt_id not in seen:
-                p.add("orphan_parent_attempt", f"{where}.parent_attempt_id names no earlier "
-                      "attempt of this run")
+                p.add("orphan_parent_attempt", f"{where.format(index)}.parent_attempt_id names "
+                      "no earlier attempt of this run")
             if attempt.attempt_id in seen:
-                p.add("duplicate_attempt_id", f"{where}.attempt_id repeats an earlier attempt")
+                p.add("duplicate_attempt_id",
+                      f"{where.format(index)}.attempt_id repeats an earlier attempt")
             seen.add(attempt.attempt_id)
 
     def _bind_run(self, frame_digest: object, assessment_id: object, residual_ids: object,
@@ -736,7 +741,7 @@ class _Checker:
 
     def _check_run_refusal(self, refusal: SearchRunRefusal) -> None:
         e = self.e
-        self._recompute(refusal.outcome_id, lambda: run_refusal_outcome_id(refusal),
+        self._recompute(refusal.outcome_id, run_refusal_outcome_id(refusal, checked=False),
                         "run_refusal_outcome_id_mismatch", "search_run_refusal.outcome_id")
         if e.gate is not None and refusal.gate_decision_id != e.gate.decision_id:
             self.p.add("run_refusal_binding_mismatch",
@@ -747,28 +752,29 @@ class _Checker:
 
     def _check_replay(self) -> None:
         e, p = self.e, self.p
-        records: list[tuple[str, ReplayAdapterResult | ReplayAdapterRefusal]] = []
+        records: list[tuple[str, int, ReplayAdapterResult | ReplayAdapterRefusal]] = []
         for index, result in enumerate(e.results or ()):
-            where = f"replay_results[{index}]"
-            self._recompute(result.replay_result_id, lambda x=result: replay_result_id(x),  # type: ignore[misc]
-                            "replay_result_id_mismatch", f"{where}.replay_result_id")
-            records.append((where, result))
+            self._recompute(result.replay_result_id, replay_result_id(result, checked=False),
+                            "replay_result_id_mismatch", "replay_results[{}].replay_result_id",
+                            index)
+            records.append(("replay_results", index, result))
         for index, refusal in enumerate(e.refusals or ()):
-            where = f"replay_refusals[{index}]"
-            self._recompute(refusal.replay_refusal_id, lambda x=refusal: replay_refusal_id(x),  # type: ignore[misc]
-                            "replay_refusal_id_mismatch", f"{where}.replay_refusal_id")
-            records.append((where, refusal))
+            self._recompute(refusal.replay_refusal_id, replay_refusal_id(refusal, checked=False),
+                            "replay_refusal_id_mismatch", "replay_refusals[{}].replay_refusal_id",
+                            index)
+            records.append(("replay_refusals", index, refusal))
         run = e.run
         attempts: dict[str, CandidateAttempt] = (
             {a.attempt_id: a for a in run.candidate_attempts} if run is not None else {}
         )
-        for where, record in records:
+        for array, index, record in records:
             orphan = (
                 "orphan_replay_result" if isinstance(record, ReplayAdapterResult)
                 else "orphan_replay_refusal"
             )
             if e.run_refusal is not None:
-                p.add(orphan, f"{where} sits next to a run refusal, which has no attempts")
+                p.add(orphan, f"{array}[{index}] sits next to a run refusal, which has no "
+                      "attempts")
             elif run is not None:
                 attempt = attempts.get(record.attempt_id) if record.attempt_id else None
                 if (
@@ -776,12 +782,12 @@ class _Checker:
                     or attempt is None
                     or record.candidate_digest != attempt.candidate_digest
                 ):
-                    p.add(orphan, f"{where} does not bind to the run, an attempt of it and "
-                          "that attempt's candidate")
+                    p.add(orphan, f"{array}[{index}] does not bind to the run, an attempt of "
+                          "it and that attempt's candidate")
         if run is None or e.results is None or e.refusals is None:
             return
         named: dict[str, int] = {}
-        for _, record in records:
+        for _, _, record in records:
             if record.attempt_id is not None:
                 named[record.attempt_id] = named.get(record.attempt_id, 0) + 1
         for attempt in run.candidate_attempts:
@@ -798,27 +804,29 @@ class _Checker:
         if e.frame is None:
             return
         text = e.frame.problem_text
-        for where, spans in self.copied_spans():
+        length = len(text)
+        for where, position, spans in self.copied_spans():
             for index, span in enumerate(spans):
-                if not (0 <= span.start < span.end <= len(text)) or (
-                    text[span.start:span.end] != span.text
-                ):
+                start, end = span.start, span.end
+                if not 0 <= start < end <= length or text[start:end] != span.text:
                     self.p.add("inexact_evidence_span",
-                               f"{where}[{index}] {span.text!r} at {span.start}:{span.end} is "
-                               "not exact in the problem text")
+                               f"{where.format(position)}.evidence_spans[{index}] "
+                               f"{span.text!r} at {start}:{end} is not exact in the problem text")
 
-    def copied_spans(self) -> list[tuple[str, tuple[SourceSpan, ...]]]:
-        """The spans the trace copies, in sealing-policy §5 order, with where they come from."""
+    def copied_spans(self) -> list[tuple[str, int, tuple[SourceSpan, ...]]]:
+        """The spans the trace copies, in sealing-policy §5 order.
+
+        Each entry is ``(where, position, spans)``; ``where.format(position)`` names the
+        record the spans come from.
+        """
         e = self.e
-        out: list[tuple[str, tuple[SourceSpan, ...]]] = []
+        out: list[tuple[str, int, tuple[SourceSpan, ...]]] = []
         if e.assessment is not None:
-            out.append(("contract_assessment.evidence_spans", e.assessment.evidence_spans))
-        for index, res in enumerate(e.residuals or ()):
-            out.append((f"residuals[{index}].evidence_spans", res.evidence_spans))
-        for index, attempt in enumerate(e.run.candidate_attempts if e.run else ()):
-            out.append((f"candidate_attempts[{index}].evidence_spans", attempt.evidence_spans))
-        for index, result in enumerate(e.results or ()):
-            out.append((f"replay_results[{index}].evidence_spans", result.evidence_spans))
+            out.append(("contract_assessment", 0, e.assessment.evidence_spans))
+        out += [("residuals[{}]", i, x.evidence_spans) for i, x in enumerate(e.residuals or ())]
+        attempts = e.run.candidate_attempts if e.run else ()
+        out += [("candidate_attempts[{}]", i, x.evidence_spans) for i, x in enumerate(attempts)]
+        out += [("replay_results[{}]", i, x.evidence_spans) for i, x in enumerate(e.results or ())]
         return out
 
     # -- outcome ---------------------------------------------------------------------------
@@ -840,9 +848,10 @@ class _Checker:
 
 
 def _all_field(reads: list[_Read] | None, name: str) -> tuple[object, ...] | None:
-    if reads is None or any(name not in x.fields for x in reads):
+    if reads is None:
         return None
-    return tuple(x.fields[name] for x in reads)
+    values = tuple(x.get(name) for x in reads)
+    return None if None in values else values
 
 
 def _refusal(problems: r.Problems, input_digest: str | None) -> PracticeTraceRefusal:
@@ -856,7 +865,8 @@ def _refusal(problems: r.Problems, input_digest: str | None) -> PracticeTraceRef
             "input_digest": input_digest,
             "practice_disposition": disposition.value,
             "reason_codes": list(reason_codes),
-        }
+        },
+        checked=False,
     )
     return PracticeTraceRefusal(
         trace_refusal_id=trace_refusal_id,
@@ -883,7 +893,7 @@ def _sealed(checker: _Checker, trace_input: PracticeTraceInput, explanation: str
         *trace_input.replay_result_ids,
         *trace_input.replay_refusal_ids,
     )
-    spans = tuple(span for _, group in checker.copied_spans() for span in group)
+    spans = tuple(span for _, _, group in checker.copied_spans() for span in group)
     payload = {
         "trace_id": "",
         "trace_policy_version": trace_input.trace_policy_version,
@@ -911,7 +921,7 @@ def _sealed(checker: _Checker, trace_input: PracticeTraceInput, explanation: str
             "refusal(s). Evidence only: nothing is selected, answered or served."
         )
     return SealedPracticeTrace(
-        trace_id=identity_digest(payload),
+        trace_id=identity_digest(payload, checked=False),
         trace_policy_version=trace_input.trace_policy_version,
         input_digest=trace_input.input_digest,
         problem_frame_digest=trace_input.problem_frame_digest,

@@ -52,7 +52,7 @@ class ComputeBudgetDecision:
     explanation: str = ""
 
 
-def budget_id(budget: ComputeBudgetDecision) -> str:
+def budget_id(budget: ComputeBudgetDecision, *, checked: bool = True) -> str:
     """Recompute ``budget_id`` from the budget's hashed fields."""
     return identity_digest(
         {
@@ -67,5 +67,6 @@ def budget_id(budget: ComputeBudgetDecision) -> str:
             "max_steps": budget.max_steps,
             "max_parallelism": budget.max_parallelism,
             "evidence_spans": spans_payload(budget.evidence_spans),
-        }
+        },
+        checked=checked,
     )

@@ -82,18 +82,19 @@ def thaw_json(value: object, depth: int = 0) -> object:
     return value
 
 
-def problem_frame_digest(frame: ProblemFrameProjection) -> str:
+def problem_frame_digest(frame: ProblemFrameProjection, *, checked: bool = True) -> str:
     """Recompute ``frame_digest`` (sealing-policy §2). Raises IdentityError on float facts."""
     return identity_digest(
         {
             "frame_schema_version": frame.frame_schema_version,
             "problem_text": frame.problem_text,
             "facts": thaw_json(frame.facts),
-        }
+        },
+        checked=checked,
     )
 
 
-def contract_assessment_id(assessment: ContractAssessmentProjection) -> str:
+def contract_assessment_id(assessment: ContractAssessmentProjection, *, checked: bool = True) -> str:
     """Recompute ``assessment_id`` (sealing-policy §2). Raises IdentityError as identity_digest."""
     return identity_digest(
         {
@@ -103,5 +104,6 @@ def contract_assessment_id(assessment: ContractAssessmentProjection) -> str:
             "unresolved_hazards": list(assessment.unresolved_hazards),
             "runnable": assessment.runnable,
             "evidence_spans": spans_payload(assessment.evidence_spans),
-        }
+        },
+        checked=checked,
     )

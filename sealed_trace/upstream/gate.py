@@ -51,7 +51,7 @@ class SearchGateDecision:
     explanation: str = ""
 
 
-def gate_input_digest(residuals: Sequence[ContractResidual]) -> str:
+def gate_input_digest(residuals: Sequence[ContractResidual], *, checked: bool = True) -> str:
     """Recompute a gate's ``input_digest`` from the full residual records, in the given order."""
     return identity_digest(
         {
@@ -67,11 +67,12 @@ def gate_input_digest(residuals: Sequence[ContractResidual]) -> str:
                 }
                 for r in residuals
             ]
-        }
+        },
+        checked=checked,
     )
 
 
-def gate_decision_id(gate: SearchGateDecision) -> str:
+def gate_decision_id(gate: SearchGateDecision, *, checked: bool = True) -> str:
     """Recompute ``decision_id`` from the gate's own hashed fields."""
     return identity_digest(
         {
@@ -82,5 +83,6 @@ def gate_decision_id(gate: SearchGateDecision) -> str:
             "status": gate.status.value,
             "reason_code": gate.reason_code,
             "evidence_spans": spans_payload(gate.evidence_spans),
-        }
+        },
+        checked=checked,
     )

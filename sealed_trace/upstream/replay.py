@@ -121,7 +121,7 @@ class ReplayAdapterRefusal:
     explanation: str = ""
 
 
-def replay_input_digest(replay_input: ReplayAdapterInput) -> str:
+def replay_input_digest(replay_input: ReplayAdapterInput, *, checked: bool = True) -> str:
     """Recompute a ReplayAdapterInput's ``input_digest`` (18 keys, no self key)."""
     i = replay_input
     return identity_digest(
@@ -144,11 +144,12 @@ def replay_input_digest(replay_input: ReplayAdapterInput) -> str:
             "contract_replay_target": i.contract_replay_target,
             "proof_obligation_refs": list(i.proof_obligation_refs),
             "schema_versions": [[name, version] for name, version in i.schema_versions],
-        }
+        },
+        checked=checked,
     )
 
 
-def replay_result_id(result: ReplayAdapterResult) -> str:
+def replay_result_id(result: ReplayAdapterResult, *, checked: bool = True) -> str:
     """Recompute ``replay_result_id`` (own key blanked)."""
     return identity_digest(
         {
@@ -173,11 +174,12 @@ def replay_result_id(result: ReplayAdapterResult) -> str:
             "replay_disposition": result.replay_disposition.value,
             "reason_codes": list(result.reason_codes),
             "evidence_spans": spans_payload(result.evidence_spans),
-        }
+        },
+        checked=checked,
     )
 
 
-def replay_refusal_id(refusal: ReplayAdapterRefusal) -> str:
+def replay_refusal_id(refusal: ReplayAdapterRefusal, *, checked: bool = True) -> str:
     """Recompute ``replay_refusal_id`` (own key blanked; absent ids are null)."""
     return identity_digest(
         {
@@ -189,5 +191,6 @@ def replay_refusal_id(refusal: ReplayAdapterRefusal) -> str:
             "candidate_digest": refusal.candidate_digest,
             "replay_disposition": refusal.replay_disposition.value,
             "reason_codes": list(refusal.reason_codes),
-        }
+        },
+        checked=checked,
     )

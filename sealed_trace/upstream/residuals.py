@@ -123,7 +123,7 @@ class ContractResidual:
     explanation: str = ""
 
 
-def residual_id(residual: ContractResidual) -> str:
+def residual_id(residual: ContractResidual, *, checked: bool = True) -> str:
     """Recompute ``residual_id`` from the residual's hashed fields (no self key)."""
     return identity_digest(
         {
@@ -131,5 +131,6 @@ def residual_id(residual: ContractResidual) -> str:
             "residual_kind": residual.residual_kind.value,
             "residual_code": residual.residual_code,
             "evidence_spans": spans_payload(residual.evidence_spans),
-        }
+        },
+        checked=checked,
     )

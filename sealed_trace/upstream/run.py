@@ -34,6 +34,7 @@ __all__ = [
     "attempt_payload",
     "run_id",
     "run_input_digest",
+    "run_payload",
     "run_refusal_outcome_id",
 ]
 
@@ -173,9 +174,9 @@ def attempt_payload(attempt: CandidateAttempt, *, blank_id: bool = False) -> dic
     }
 
 
-def attempt_id(attempt: CandidateAttempt) -> str:
+def attempt_id(attempt: CandidateAttempt, *, checked: bool = True) -> str:
     """Recompute ``attempt_id`` as ADR-0228 §10 defines it (13 keys, own key blanked)."""
-    return identity_digest(attempt_payload(attempt, blank_id=True))
+    return identity_digest(attempt_payload(attempt, blank_id=True), checked=checked)
 
 
 def run_input_digest(
@@ -192,6 +193,7 @@ def run_input_digest(
     operator_set_version: str,
     run_policy_version: str,
     schema_version: str,
+    checked: bool = True,
 ) -> str:
     """Recompute a run's ``input_digest`` from the run fields and its gate and budget records."""
     return identity_digest(
@@ -208,45 +210,57 @@ def run_input_digest(
             "operator_set_version": operator_set_version,
             "run_policy_version": run_policy_version,
             "schema_version": schema_version,
-        }
+        },
+        checked=checked,
     )
 
 
-def run_id(run: GeometricSearchRun) -> str:
-    """Recompute ``run_id`` (own key blanked; every attempt's full payload embedded in order)."""
+def run_payload(
+    run: GeometricSearchRun, attempt_payloads: list[dict[str, object]] | None = None
+) -> dict[str, object]:
+    """Return the ``run_id`` payload (own key blanked).
+
+    ``attempt_payloads`` may pass the attempts' :func:`attempt_payload` objects already built
+    (in run order, real ids); they are computed from the run otherwise.
+    """
     consumed = run.budget_consumed
-    return identity_digest(
-        {
-            "run_id": "",
-            "run_policy_version": run.run_policy_version,
-            "schema_version": run.schema_version,
-            "problem_frame_digest": run.problem_frame_digest,
-            "contract_assessment_id": run.contract_assessment_id,
-            "residual_ids": list(run.residual_ids),
-            "gate_decision_id": run.gate_decision_id,
-            "budget_id": run.budget_id,
-            "operator_set_id": run.operator_set_id,
-            "operator_set_version": run.operator_set_version,
-            "input_digest": run.input_digest,
-            "candidate_attempts": [attempt_payload(a) for a in run.candidate_attempts],
-            "budget_consumed": {
-                "candidates_considered": consumed.candidates_considered,
-                "max_candidates": consumed.max_candidates,
-                "depth_reached": consumed.depth_reached,
-                "max_depth": consumed.max_depth,
-                "steps_used": consumed.steps_used,
-                "max_steps": consumed.max_steps,
-                "parallelism_used": consumed.parallelism_used,
-                "max_parallelism": consumed.max_parallelism,
-                "exhausted": consumed.exhausted,
-            },
-            "run_disposition": run.run_disposition.value,
-            "exhaustion_code": None if run.exhaustion_code is None else run.exhaustion_code.value,
-        }
-    )
+    if attempt_payloads is None:
+        attempt_payloads = [attempt_payload(a) for a in run.candidate_attempts]
+    return {
+        "run_id": "",
+        "run_policy_version": run.run_policy_version,
+        "schema_version": run.schema_version,
+        "problem_frame_digest": run.problem_frame_digest,
+        "contract_assessment_id": run.contract_assessment_id,
+        "residual_ids": list(run.residual_ids),
+        "gate_decision_id": run.gate_decision_id,
+        "budget_id": run.budget_id,
+        "operator_set_id": run.operator_set_id,
+        "operator_set_version": run.operator_set_version,
+        "input_digest": run.input_digest,
+        "candidate_attempts": attempt_payloads,
+        "budget_consumed": {
+            "candidates_considered": consumed.candidates_considered,
+            "max_candidates": consumed.max_candidates,
+            "depth_reached": consumed.depth_reached,
+            "max_depth": consumed.max_depth,
+            "steps_used": consumed.steps_used,
+            "max_steps": consumed.max_steps,
+            "parallelism_used": consumed.parallelism_used,
+            "max_parallelism": consumed.max_parallelism,
+            "exhausted": consumed.exhausted,
+        },
+        "run_disposition": run.run_disposition.value,
+        "exhaustion_code": None if run.exhaustion_code is None else run.exhaustion_code.value,
+    }
 
 
-def run_refusal_outcome_id(refusal: SearchRunRefusal) -> str:
+def run_id(run: GeometricSearchRun, *, checked: bool = True) -> str:
+    """Recompute ``run_id`` (own key blanked; every attempt's full payload embedded in order)."""
+    return identity_digest(run_payload(run), checked=checked)
+
+
+def run_refusal_outcome_id(refusal: SearchRunRefusal, *, checked: bool = True) -> str:
     """Recompute a SearchRunRefusal's ``outcome_id`` (own key blanked)."""
     return identity_digest(
         {
@@ -257,5 +271,6 @@ def run_refusal_outcome_id(refusal: SearchRunRefusal) -> str:
             "budget_id": refusal.budget_id,
             "run_disposition": refusal.run_disposition.value,
             "reason_codes": list(refusal.reason_codes),
-        }
+        },
+        checked=checked,
     )

@@ -1,0 +1,105 @@
+"""Sealing cost against its floor, side by side in one run.
+
+Run: ``python benchmarks/bench_seal.py [--repeat N]``
+
+For episodes of 1, 100, 1 000 and 10 000 candidate attempts (each with one replay record), it
+prints the best time per ``seal(episode)`` and the best time of the *floor*: canonical JSON
+encoding + SHA-256 of the very payloads the seal must recompute, pre-built (captured from one
+seal and decoded back into Python objects). Both are measured alternately in the same process,
+so machine noise hits both alike; the median ratio is printed beside the best-of ratio.
+
+Goals (issue 2): ratio <= 2 at every size, and linear growth (10x the attempts costs at most
+11x the time). This is a benchmark, not a test: it reports, it does not assert.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import hashlib
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import sealed_trace.identity as identity_module  # noqa: E402
+from sealed_trace import SealedPracticeTrace, seal  # noqa: E402
+from sealed_trace.builder import build_episode  # noqa: E402
+
+SIZES = (1, 100, 1_000, 10_000)
+
+
+def captured_payloads(episode: object) -> list[object]:
+    """Seal once while recording every canonical string hashed; return them decoded."""
+    seen: list[bytes] = []
+    real = identity_module.hashlib
+
+    def sha256(data: bytes) -> object:
+        seen.append(data)
+        return real.sha256(data)
+
+    identity_module.hashlib = SimpleNamespace(sha256=sha256)  # type: ignore[assignment]
+    try:
+        outcome = seal(episode)
+    finally:
+        identity_module.hashlib = real
+    if not isinstance(outcome, SealedPracticeTrace):
+        raise SystemExit(f"benchmark episode did not seal: {outcome}")
+    return [json.loads(data) for data in seen]
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+                           check_circular=False).encode
+
+
+def floor(payloads: list[object]) -> None:
+    """Canonical encoding + SHA-256 of pre-built payloads: the least a seal must do.
+
+    It uses one pre-built encoder with the ADR §12 settings, as the sealer does.
+    """
+    sha256 = hashlib.sha256
+    for payload in payloads:
+        sha256(_ENCODE(payload).encode("utf-8")).hexdigest()
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=0,
+                        help="timed rounds per size (default: scaled to the size)")
+    args = parser.parse_args()
+    print("best of N rounds (median ratio in brackets); seal and floor alternate in one process")
+    print(f"{'attempts':>9} {'seal ms':>10} {'floor ms':>10} {'ratio':>7} {'(median)':>9} "
+          f"{'growth':>8}")
+    previous: float | None = None
+    for size in SIZES:
+        episode = build_episode("sealed_contract_closed_proof_refused", attempts=size)
+        payloads = captured_payloads(episode)
+        rounds = args.repeat or max(5, min(41, 20_000 // size))
+        seal_times, floor_times = [], []
+        gc.collect()
+        for _ in range(rounds):
+            seal_times.append(timed(lambda: seal(episode)))
+            floor_times.append(timed(lambda: floor(payloads)))
+        s, f = min(seal_times), min(floor_times)
+        median = statistics.median(seal_times) / statistics.median(floor_times)
+        growth = f"{s / previous:7.2f}x" if previous else f"{'-':>8}"
+        print(f"{size:>9} {s * 1e3:>10.3f} {f * 1e3:>10.3f} {s / f:>7.2f} {median:>9.2f} "
+              f"{growth}")
+        previous = s
+    print("goal: ratio <= 2 at every size; growth <= 11x per 10x attempts")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
