@@ -27,9 +27,9 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import sealed_trace.identity as identity_module  # noqa: E402
-from sealed_trace import SealedPracticeTrace, seal  # noqa: E402
-from sealed_trace.builder import build_episode  # noqa: E402
+import sealed_trace.identity as identity_module
+from sealed_trace import SealedPracticeTrace, seal
+from sealed_trace.builder import build_episode
 
 SIZES = (1, 100, 1_000, 10_000)
 
@@ -53,8 +53,9 @@ def captured_payloads(episode: object) -> list[object]:
     return [json.loads(data) for data in seen]
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"),
-                           check_circular=False).encode
+_ENCODE = json.JSONEncoder(
+    ensure_ascii=False, sort_keys=True, separators=(",", ":"), check_circular=False
+).encode
 
 
 def floor(payloads: list[object]) -> None:
@@ -75,12 +76,15 @@ def timed(fn: Callable[[], object]) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=0,
-                        help="timed rounds per size (default: scaled to the size)")
+    parser.add_argument(
+        "--repeat", type=int, default=0, help="timed rounds per size (default: scaled to the size)"
+    )
     args = parser.parse_args()
     print("best of N rounds (median ratio in brackets); seal and floor alternate in one process")
-    print(f"{'attempts':>9} {'seal ms':>10} {'floor ms':>10} {'ratio':>7} {'(median)':>9} "
-          f"{'growth':>8}")
+    print(
+        f"{'attempts':>9} {'seal ms':>10} {'floor ms':>10} {'ratio':>7} {'(median)':>9} "
+        f"{'growth':>8}"
+    )
     previous: float | None = None
     for size in SIZES:
         episode = build_episode("sealed_contract_closed_proof_refused", attempts=size)
@@ -89,13 +93,12 @@ def main() -> int:
         seal_times, floor_times = [], []
         gc.collect()
         for _ in range(rounds):
-            seal_times.append(timed(lambda: seal(episode)))
-            floor_times.append(timed(lambda: floor(payloads)))
+            seal_times.append(timed(lambda episode=episode: seal(episode)))
+            floor_times.append(timed(lambda payloads=payloads: floor(payloads)))
         s, f = min(seal_times), min(floor_times)
         median = statistics.median(seal_times) / statistics.median(floor_times)
         growth = f"{s / previous:7.2f}x" if previous else f"{'-':>8}"
-        print(f"{size:>9} {s * 1e3:>10.3f} {f * 1e3:>10.3f} {s / f:>7.2f} {median:>9.2f} "
-              f"{growth}")
+        print(f"{size:>9} {s * 1e3:>10.3f} {f * 1e3:>10.3f} {s / f:>7.2f} {median:>9.2f} {growth}")
         previous = s
     print("goal: ratio <= 2 at every size; growth <= 11x per 10x attempts")
     return 0

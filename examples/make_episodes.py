@@ -24,9 +24,13 @@ HERE = Path(__file__).resolve().parent / "episodes"
 PUMP = EpisodeSpec(
     problem_text="The tank was filled by the pump with 60 liters. Then 15 liters were drained. "
     "How much water is in the tank?",
-    facts={"quantities": [{"surface": "60 liters", "value": [60, 1]},
-                          {"surface": "15 liters", "value": [15, 1]}],
-           "question_target": "water in the tank"},
+    facts={
+        "quantities": [
+            {"surface": "60 liters", "value": [60, 1]},
+            {"surface": "15 liters", "value": [15, 1]},
+        ],
+        "question_target": "water in the tank",
+    },
     candidate_organ="unary_delta_transition",
     missing_bindings=("changed_object_unbound",),
     assessment_spans=("was filled by",),
@@ -35,9 +39,13 @@ PUMP = EpisodeSpec(
 BAKER = EpisodeSpec(
     problem_text="A baker had 40 rolls. By noon only a quarter of the rolls were left. "
     "How many rolls were sold?",
-    facts={"quantities": [{"surface": "40", "value": [40, 1]},
-                          {"surface": "a quarter", "value": [1, 4]}],
-           "question_target": "rolls sold"},
+    facts={
+        "quantities": [
+            {"surface": "40", "value": [40, 1]},
+            {"surface": "a quarter", "value": [1, 4]},
+        ],
+        "question_target": "rolls sold",
+    },
     candidate_organ="fraction_decrease",
     missing_bindings=("base_quantity_unbound", "scale_unbound"),
     assessment_spans=("a quarter",),
@@ -47,9 +55,13 @@ BAKER = EpisodeSpec(
 CLASS = EpisodeSpec(
     problem_text="Of the 30 students in the class, 40 percent walk to school. "
     "How many students walk to school?",
-    facts={"quantities": [{"surface": "30", "value": [30, 1]},
-                          {"surface": "40 percent", "value": [2, 5]}],
-           "question_target": "students who walk"},
+    facts={
+        "quantities": [
+            {"surface": "30", "value": [30, 1]},
+            {"surface": "40 percent", "value": [2, 5]},
+        ],
+        "question_target": "students who walk",
+    },
     candidate_organ="percent_partition",
     missing_bindings=("grounded_partition_subgroup", "grounded_whole_entity"),
     assessment_spans=("40 percent",),
@@ -58,8 +70,10 @@ CLASS = EpisodeSpec(
 )
 NOTEBOOKS = EpisodeSpec(
     problem_text="Leo bought 3 notebooks and 2 pens. How many notebooks did Leo buy?",
-    facts={"actors": ["Leo"], "quantities": [{"surface": "3", "value": [3, 1]},
-                                             {"surface": "2", "value": [2, 1]}]},
+    facts={
+        "actors": ["Leo"],
+        "quantities": [{"surface": "3", "value": [3, 1]}, {"surface": "2", "value": [2, 1]}],
+    },
     candidate_organ="quantity_entity_binding",
     missing_bindings=("quantity_entity_proposal_required",),
     assessment_spans=("3 notebooks",),
@@ -72,22 +86,29 @@ DISAGREE = EpisodeSpec(attempt_spans=("5 more marbles", "12 marbles"))
 SEALED: dict[str, PracticeEpisode] = {
     "01-original-refusal": build_episode("sealed_original_refusal", spec=PUMP),
     "02-exhausted-no-candidate": build_episode("sealed_exhausted_no_candidate", spec=BAKER),
-    "03-all-candidates-refused": build_episode("sealed_all_candidates_refused", attempts=3,
-                                               spec=CLASS),
+    "03-all-candidates-refused": build_episode(
+        "sealed_all_candidates_refused", attempts=3, spec=CLASS
+    ),
     "04-replay-unavailable": build_episode("sealed_replay_unavailable", spec=NOTEBOOKS),
-    "05-contract-closed-proof-refused": build_episode("sealed_contract_closed_proof_refused",
-                                                      spec=MARBLES),
+    "05-contract-closed-proof-refused": build_episode(
+        "sealed_contract_closed_proof_refused", spec=MARBLES
+    ),
     "06-candidate-replay-closed": build_episode("sealed_candidate_replay_closed", spec=MARBLES),
     "07-multi-attempt": build_episode(
         "sealed_contract_closed_proof_refused",
-        outcomes=["contract_refused", "contract_replay_unavailable",
-                  "contract_closed_but_proof_refused", "contract_refused",
-                  "proof_replay_unavailable"],
+        outcomes=[
+            "contract_refused",
+            "contract_replay_unavailable",
+            "contract_closed_but_proof_refused",
+            "contract_refused",
+            "proof_replay_unavailable",
+        ],
         spec=BAKER,
     ),
     "08-disagreement": build_episode(
         "sealed_candidate_replay_closed",
-        outcomes=["contract_and_proof_closed", "contract_and_proof_closed"], spec=DISAGREE,
+        outcomes=["contract_and_proof_closed", "contract_and_proof_closed"],
+        spec=DISAGREE,
     ),
 }
 
@@ -99,19 +120,27 @@ def _refused() -> dict[str, tuple[PracticeEpisode, str]]:
     assert run is not None
     forged = dataclasses.replace(run, run_id="0" * 64)
     other_run = dataclasses.replace(run, operator_set_version="candidate_operators.v3")
-    orphan = refresh_ids(dataclasses.replace(
-        closed, replay_results=(
-            dataclasses.replace(closed.replay_results[0], run_id=refresh_ids(
-                dataclasses.replace(closed, geometric_search_run=other_run)
-            ).geometric_search_run.run_id),  # type: ignore[union-attr]
-            *closed.replay_results[1:],
-        ),
-    ))
+    orphan = refresh_ids(
+        dataclasses.replace(
+            closed,
+            replay_results=(
+                dataclasses.replace(
+                    closed.replay_results[0],
+                    run_id=refresh_ids(
+                        dataclasses.replace(closed, geometric_search_run=other_run)
+                    ).geometric_search_run.run_id,
+                ),  # type: ignore[union-attr]
+                *closed.replay_results[1:],
+            ),
+        )
+    )
     frame = closed.problem_frame
     assert frame is not None
     return {
-        "forged-run-id": (dataclasses.replace(closed, geometric_search_run=forged),
-                          "trace_identity_mismatch"),
+        "forged-run-id": (
+            dataclasses.replace(closed, geometric_search_run=forged),
+            "trace_identity_mismatch",
+        ),
         "orphan-replay-result": (orphan, "trace_identity_mismatch"),
         "missing-replay-record": (
             dataclasses.replace(closed, replay_results=closed.replay_results[:1]),
@@ -122,8 +151,14 @@ def _refused() -> dict[str, tuple[PracticeEpisode, str]]:
             "trace_policy_unsupported",
         ),
         "inexact-evidence-span": (
-            refresh_ids(dataclasses.replace(closed, problem_frame=dataclasses.replace(
-                frame, problem_text=frame.problem_text.replace("gained", "earned")))),
+            refresh_ids(
+                dataclasses.replace(
+                    closed,
+                    problem_frame=dataclasses.replace(
+                        frame, problem_text=frame.problem_text.replace("gained", "earned")
+                    ),
+                )
+            ),
             "trace_invalid_input",
         ),
     }

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Final
+from typing import Final, cast
 
 from sealed_trace.identity import MAX_ABS_INT, IdentityError, canonical_json
 from sealed_trace.upstream.budget import ComputeBudgetDecision, ComputeBudgetStatus
@@ -52,14 +52,16 @@ __all__ = [
     "PAIRS",
     "SCHEMAS",
     "TEXT",
+    "Bad",
     "Problems",
     "RecordSchema",
+    "exact_tuple",
     "read_record",
     "read_str",
 ]
 
 
-class _Bad:
+class Bad:
     """Marker for a value that could not be read."""
 
     __slots__ = ()
@@ -68,7 +70,7 @@ class _Bad:
         return "<unreadable>"
 
 
-BAD: Final = _Bad()
+BAD: Final = Bad()
 _MISSING: Final = object()
 
 
@@ -99,41 +101,49 @@ class _Silent(Problems):
 _SILENT: Final = _Silent()
 
 
-def read_str(value: object) -> str | _Bad:
+def read_str(value: object) -> str | Bad:
     """Return ``value`` as an exact, UTF-8-encodable ``str``, or :data:`BAD`."""
     kind = type(value)
-    if kind is not str:
+    if kind is str:
+        text = cast(str, value)
+    else:
         if issubclass(kind, Enum):
-            value = value.value  # type: ignore[attr-defined]
+            value = cast(Enum, value).value
             kind = type(value)
         if not issubclass(kind, str):
             return BAD
-        value = str.__str__(value)  # type: ignore[arg-type]
-    if value.isascii():  # type: ignore[attr-defined]
-        return value  # type: ignore[return-value]
+        text = str.__str__(cast(str, value))
+    if text.isascii():
+        return text
     try:
-        value.encode("utf-8")  # type: ignore[attr-defined]
+        text.encode("utf-8")
     except UnicodeEncodeError:
         return BAD
-    return value  # type: ignore[return-value]
+    return text
 
 
-def _read_int(value: object) -> int | _Bad:
+def _read_int(value: object) -> int | Bad:
     kind = type(value)
-    if kind is not int:
-        if not issubclass(kind, int) or issubclass(kind, bool):
-            return BAD
-        value = int.__int__(value)  # type: ignore[arg-type]
-    return value if -MAX_ABS_INT <= value < MAX_ABS_INT else BAD  # type: ignore[operator,return-value]
+    if kind is int:
+        number = cast(int, value)
+    elif issubclass(kind, int) and not issubclass(kind, bool):
+        number = int.__int__(cast(int, value))
+    else:
+        return BAD
+    return number if -MAX_ABS_INT <= number < MAX_ABS_INT else BAD
 
 
-def _read_tuple(value: object) -> tuple[object, ...] | _Bad:
+def exact_tuple(value: object) -> tuple[object, ...] | Bad:
+    """Return ``value`` as an exact tuple (a subclass's items copied), or :data:`BAD`."""
     kind = type(value)
     if kind is tuple:
-        return value  # type: ignore[return-value]
+        return cast(tuple[object, ...], value)
     if not issubclass(kind, tuple):
         return BAD
-    return tuple.__getitem__(value, slice(None))  # type: ignore[arg-type]
+    return tuple.__getitem__(cast(tuple[object, ...], value), slice(None))
+
+
+_read_tuple = exact_tuple
 
 
 # A simple kind turns one attribute value into its normalised form, or BAD.
@@ -147,14 +157,14 @@ def _identity(value: object) -> object:
     if type(value) is str:
         return value if _hex_id(value) else BAD
     text = read_str(value)
-    return text if not isinstance(text, _Bad) and _hex_id(text) else BAD
+    return text if not isinstance(text, Bad) and _hex_id(text) else BAD
 
 
 def _text(value: object) -> object:
     if type(value) is str and value.isascii():
         return value if value.strip() else BAD
     text = read_str(value)
-    return text if not isinstance(text, _Bad) and text.strip() else BAD
+    return text if not isinstance(text, Bad) and text.strip() else BAD
 
 
 def _nullable(check: Check) -> Check:
@@ -165,7 +175,7 @@ def _natural(value: object) -> object:
     if type(value) is int:
         return value if 0 <= value < MAX_ABS_INT else BAD
     number = _read_int(value)
-    return number if not isinstance(number, _Bad) and number >= 0 else BAD
+    return number if not isinstance(number, Bad) and number >= 0 else BAD
 
 
 def _bool(value: object) -> object:
@@ -180,7 +190,7 @@ def _enum(cls: type[Enum]) -> Check:
         if type(value) is cls:
             return value
         text = read_str(value)
-        return BAD if isinstance(text, _Bad) else by_value.get(text, BAD)
+        return BAD if isinstance(text, Bad) else by_value.get(text, BAD)
 
     return check
 
@@ -188,7 +198,7 @@ def _enum(cls: type[Enum]) -> Check:
 def _tuple_of(check: Check) -> Check:
     def read(value: object) -> object:
         items = _read_tuple(value)
-        if isinstance(items, _Bad):
+        if isinstance(items, Bad):
             return BAD
         out = list(map(check, items))
         if BAD in out:
@@ -213,7 +223,7 @@ def _facts(value: object) -> object:
 
 def _pair(value: object) -> object:
     items = _read_tuple(value)
-    if isinstance(items, _Bad) or len(items) != 2:
+    if isinstance(items, Bad) or len(items) != 2:
         return BAD
     name, version = _text(items[0]), _text(items[1])
     return BAD if name is BAD or version is BAD else (name, version)
@@ -253,12 +263,12 @@ FACTS = Kind("a mapping from str to float-free JSON values", _facts)
 PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(_pair))
 
 
-def ENUM(cls: type[Enum]) -> Kind:  # noqa: N802 - reads like the other kind constants
+def ENUM(cls: type[Enum]) -> Kind:
     """A kind accepting a member of ``cls`` or its string value (any str-valued enum too)."""
     return Kind("one of " + ", ".join(member.value for member in cls), _enum(cls))
 
 
-def ENUM_OR_NONE(cls: type[Enum]) -> Kind:  # noqa: N802
+def ENUM_OR_NONE(cls: type[Enum]) -> Kind:
     """As :func:`ENUM`, or None."""
     return Kind("null or one of " + ", ".join(m.value for m in cls), _nullable(_enum(cls)))
 
@@ -271,11 +281,11 @@ class RecordSchema:
     code: str
     cls: type
     fields: tuple[tuple[str, Kind], ...]
-    plan: tuple[tuple[str, Check | None, Callable[[object, Problems, str], object] | None, str],
-                ...] = field(init=False, repr=False, compare=False)
+    plan: tuple[
+        tuple[str, Check | None, Callable[[object, Problems, str], object] | None, str], ...
+    ] = field(init=False, repr=False, compare=False)
 
-    getter: Callable[[object], tuple[object, ...]] = field(init=False, repr=False,
-                                                           compare=False)
+    getter: Callable[[object], tuple[object, ...]] = field(init=False, repr=False, compare=False)
     fasts: tuple[Check, ...] = field(init=False, repr=False, compare=False)
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -292,54 +302,53 @@ class RecordSchema:
 _SPAN_FIELDS: Final = ("text", "start", "end", "sentence_index")
 
 
-def _span(value: object) -> SourceSpan | _Bad:
+def _span(value: object) -> SourceSpan | Bad:
     if type(value) is SourceSpan:
         text, start, end = value.text, value.start, value.end
         index = value.sentence_index
         if (
-            type(text) is str and text.isascii() and type(start) is int and type(end) is int
-            and 0 <= start <= end < MAX_ABS_INT and (index is None or type(index) is int)
+            type(text) is str
+            and text.isascii()
+            and type(start) is int
+            and type(end) is int
+            and 0 <= start <= end < MAX_ABS_INT
+            and (index is None or type(index) is int)
             and (index is None or -MAX_ABS_INT <= index < MAX_ABS_INT)
         ):
             return value
-        text, start, end, index = value.text, value.start, value.end, value.sentence_index
+        raw: tuple[object, ...] = (text, start, end, index)
     else:
         try:
-            text, start, end, index = (getattr(value, name, _MISSING) for name in _SPAN_FIELDS)
+            raw = tuple(getattr(value, name, _MISSING) for name in _SPAN_FIELDS)
         except Exception:
             return BAD
-        if _MISSING in (text, start, end, index):
+        if _MISSING in raw:
             return BAD
-    text = read_str(text)
-    start = _read_int(start)
-    end = _read_int(end)
-    if index is not None:
-        index = _read_int(index)
+    new_text, new_start, new_end = read_str(raw[0]), _read_int(raw[1]), _read_int(raw[2])
+    new_index = None if raw[3] is None else _read_int(raw[3])
     if (
-        isinstance(text, _Bad)
-        or isinstance(start, _Bad)
-        or isinstance(end, _Bad)
-        or isinstance(index, _Bad)
-        or not 0 <= start <= end
+        isinstance(new_text, Bad)
+        or isinstance(new_start, Bad)
+        or isinstance(new_end, Bad)
+        or isinstance(new_index, Bad)
+        or not 0 <= new_start <= new_end
     ):
         return BAD
-    if type(value) is SourceSpan and text is value.text and start is value.start:
-        if end is value.end and index is value.sentence_index:
-            return value
-    return SourceSpan(text, start, end, index)
+    return SourceSpan(new_text, new_start, new_end, new_index)
 
 
 def _read_spans(value: object, problems: Problems, where: str) -> object:
     items = _read_tuple(value)
-    if isinstance(items, _Bad):
+    if isinstance(items, Bad):
         problems.add("malformed_evidence_span", f"{where} is not a tuple of spans")
         return BAD
     spans = list(map(_span, items))
     if BAD in spans:
         for index, span in enumerate(spans):
             if span is BAD:
-                problems.add("malformed_evidence_span",
-                             f"{where}[{index}] is not a well-formed SourceSpan")
+                problems.add(
+                    "malformed_evidence_span", f"{where}[{index}] is not a well-formed SourceSpan"
+                )
         return BAD
     if all(map(operator.is_, spans, items)):
         return items
@@ -369,19 +378,19 @@ def _nested(schema: RecordSchema) -> Kind:
 def _nested_tuple(schema: RecordSchema) -> Kind:
     def read(value: object, problems: Problems, where: str) -> object:
         items = _read_tuple(value)
-        if isinstance(items, _Bad):
+        if isinstance(items, Bad):
             problems.add(schema.code, f"{where} is not a tuple of {schema.label} records")
             return BAD
         out = [read_record(item, schema, problems, where, i)[0] for i, item in enumerate(items)]
         if None in out:
             return BAD
-        if all(new is old for new, old in zip(out, items)):
+        if all(map(operator.is_, out, items)):
             return items
         return tuple(out)
 
     def fast(value: object) -> object:
         items = _read_tuple(value)
-        if isinstance(items, _Bad):
+        if isinstance(items, Bad):
             return BAD
         out = [_read_fast(item, schema) for item in items]
         if None in out:
@@ -406,12 +415,13 @@ def _read_fast(obj: object, schema: RecordSchema) -> object | None:
         raws: tuple[object, ...] = schema.getter(obj)
     except Exception:
         return None
-    values = [check(raw) for check, raw in zip(schema.fasts, raws)]
+    values = [check(raw) for check, raw in zip(schema.fasts, raws, strict=True)]
     if BAD in values:
         return None
     if type(obj) is schema.cls and all(map(operator.is_, values, raws)):
         return obj
-    return schema.cls(**dict(zip(schema.names, values)))
+    record: object = schema.cls(**dict(zip(schema.names, values, strict=True)))
+    return record
 
 
 def read_record(
@@ -435,7 +445,7 @@ def read_record(
     fields: dict[str, object] = {}
     place = where if index is None else f"{where}[{index}]"
     raws = tuple(_get(obj, name) for name in schema.names)
-    for (name, check, read, what), raw in zip(schema.plan, raws):
+    for (name, check, read, what), raw in zip(schema.plan, raws, strict=True):
         if raw is _MISSING:
             problems.add(schema.code, f"{place} has no field {name}")
             continue
@@ -457,91 +467,187 @@ def _schema(label: str, code: str, cls: type, *fields: tuple[str, Kind]) -> Reco
 
 
 FRAME: Final = _schema(
-    "ProblemFrame projection", "malformed_problem_frame", ProblemFrameProjection,
-    ("frame_digest", ID), ("frame_schema_version", TEXT), ("problem_text", STR),
+    "ProblemFrame projection",
+    "malformed_problem_frame",
+    ProblemFrameProjection,
+    ("frame_digest", ID),
+    ("frame_schema_version", TEXT),
+    ("problem_text", STR),
     ("facts", FACTS),
 )
 ASSESSMENT: Final = _schema(
-    "ContractAssessment projection", "malformed_contract_assessment",
+    "ContractAssessment projection",
+    "malformed_contract_assessment",
     ContractAssessmentProjection,
-    ("assessment_id", ID), ("problem_frame_digest", ID), ("candidate_organ", TEXT),
-    ("missing_bindings", TEXTS), ("unresolved_hazards", TEXTS), ("runnable", BOOL),
-    ("evidence_spans", SPANS), ("explanation", STR),
+    ("assessment_id", ID),
+    ("problem_frame_digest", ID),
+    ("candidate_organ", TEXT),
+    ("missing_bindings", TEXTS),
+    ("unresolved_hazards", TEXTS),
+    ("runnable", BOOL),
+    ("evidence_spans", SPANS),
+    ("explanation", STR),
 )
 RESIDUAL: Final = _schema(
-    "ContractResidual", "malformed_residual", ContractResidual,
-    ("residual_id", ID), ("candidate_organ", TEXT), ("family_id", TEXT_OR_NONE),
-    ("residual_kind", ENUM(ResidualKind)), ("residual_code", TEXT),
-    ("source_axis", ENUM(ResidualSourceAxis)), ("evidence_spans", SPANS), ("explanation", STR),
+    "ContractResidual",
+    "malformed_residual",
+    ContractResidual,
+    ("residual_id", ID),
+    ("candidate_organ", TEXT),
+    ("family_id", TEXT_OR_NONE),
+    ("residual_kind", ENUM(ResidualKind)),
+    ("residual_code", TEXT),
+    ("source_axis", ENUM(ResidualSourceAxis)),
+    ("evidence_spans", SPANS),
+    ("explanation", STR),
 )
 GATE: Final = _schema(
-    "SearchGateDecision", "malformed_search_gate_decision", SearchGateDecision,
-    ("decision_id", ID), ("policy_version", TEXT), ("input_digest", ID), ("residual_ids", IDS),
-    ("candidate_organ", TEXT_OR_NONE), ("status", ENUM(SearchGateStatus)),
-    ("reason_code", TEXT), ("evidence_spans", SPANS), ("explanation", STR),
+    "SearchGateDecision",
+    "malformed_search_gate_decision",
+    SearchGateDecision,
+    ("decision_id", ID),
+    ("policy_version", TEXT),
+    ("input_digest", ID),
+    ("residual_ids", IDS),
+    ("candidate_organ", TEXT_OR_NONE),
+    ("status", ENUM(SearchGateStatus)),
+    ("reason_code", TEXT),
+    ("evidence_spans", SPANS),
+    ("explanation", STR),
 )
 BUDGET: Final = _schema(
-    "ComputeBudgetDecision", "malformed_compute_budget_decision", ComputeBudgetDecision,
-    ("budget_id", ID), ("policy_version", TEXT), ("gate_decision_id", ID),
-    ("gate_policy_version", TEXT), ("gate_input_digest", ID),
-    ("status", ENUM(ComputeBudgetStatus)), ("reason_code", TEXT), ("max_candidates", NAT),
-    ("max_depth", NAT), ("max_steps", NAT), ("max_wallclock_ms", INT_OR_NONE),
-    ("max_parallelism", NAT), ("evidence_spans", SPANS), ("explanation", STR),
+    "ComputeBudgetDecision",
+    "malformed_compute_budget_decision",
+    ComputeBudgetDecision,
+    ("budget_id", ID),
+    ("policy_version", TEXT),
+    ("gate_decision_id", ID),
+    ("gate_policy_version", TEXT),
+    ("gate_input_digest", ID),
+    ("status", ENUM(ComputeBudgetStatus)),
+    ("reason_code", TEXT),
+    ("max_candidates", NAT),
+    ("max_depth", NAT),
+    ("max_steps", NAT),
+    ("max_wallclock_ms", INT_OR_NONE),
+    ("max_parallelism", NAT),
+    ("evidence_spans", SPANS),
+    ("explanation", STR),
 )
 CHARGE: Final = _schema(
-    "BudgetCharge", "malformed_candidate_attempt", BudgetCharge,
-    ("candidates", NAT), ("steps", NAT),
+    "BudgetCharge",
+    "malformed_candidate_attempt",
+    BudgetCharge,
+    ("candidates", NAT),
+    ("steps", NAT),
 )
 CONSUMED: Final = _schema(
-    "BudgetConsumed", "malformed_geometric_search_run", BudgetConsumed,
-    ("candidates_considered", NAT), ("max_candidates", NAT), ("depth_reached", NAT),
-    ("max_depth", NAT), ("steps_used", NAT), ("max_steps", NAT), ("parallelism_used", NAT),
-    ("max_parallelism", NAT), ("exhausted", BOOL),
+    "BudgetConsumed",
+    "malformed_geometric_search_run",
+    BudgetConsumed,
+    ("candidates_considered", NAT),
+    ("max_candidates", NAT),
+    ("depth_reached", NAT),
+    ("max_depth", NAT),
+    ("steps_used", NAT),
+    ("max_steps", NAT),
+    ("parallelism_used", NAT),
+    ("max_parallelism", NAT),
+    ("exhausted", BOOL),
 )
 ATTEMPT: Final = _schema(
-    "CandidateAttempt", "malformed_candidate_attempt", CandidateAttempt,
-    ("attempt_id", ID), ("attempt_index", INT), ("parent_attempt_id", ID_OR_NONE),
-    ("operator_id", TEXT), ("operator_version", TEXT), ("input_digest", ID),
-    ("candidate_digest", ID), ("budget_charge", _nested(CHARGE)), ("depth", NAT),
-    ("step_index", NAT), ("replay_status", ENUM(CandidateReplayStatus)),
-    ("replay_blockers", TEXTS), ("evidence_spans", SPANS), ("explanation", STR),
+    "CandidateAttempt",
+    "malformed_candidate_attempt",
+    CandidateAttempt,
+    ("attempt_id", ID),
+    ("attempt_index", INT),
+    ("parent_attempt_id", ID_OR_NONE),
+    ("operator_id", TEXT),
+    ("operator_version", TEXT),
+    ("input_digest", ID),
+    ("candidate_digest", ID),
+    ("budget_charge", _nested(CHARGE)),
+    ("depth", NAT),
+    ("step_index", NAT),
+    ("replay_status", ENUM(CandidateReplayStatus)),
+    ("replay_blockers", TEXTS),
+    ("evidence_spans", SPANS),
+    ("explanation", STR),
 )
 RUN: Final = _schema(
-    "GeometricSearchRun", "malformed_geometric_search_run", GeometricSearchRun,
-    ("run_id", ID), ("run_policy_version", TEXT), ("schema_version", TEXT),
-    ("problem_frame_digest", ID), ("contract_assessment_id", ID), ("residual_ids", IDS),
-    ("gate_decision_id", ID), ("budget_id", ID), ("operator_set_id", TEXT),
-    ("operator_set_version", TEXT), ("input_digest", ID),
-    ("candidate_attempts", _nested_tuple(ATTEMPT)), ("budget_consumed", _nested(CONSUMED)),
+    "GeometricSearchRun",
+    "malformed_geometric_search_run",
+    GeometricSearchRun,
+    ("run_id", ID),
+    ("run_policy_version", TEXT),
+    ("schema_version", TEXT),
+    ("problem_frame_digest", ID),
+    ("contract_assessment_id", ID),
+    ("residual_ids", IDS),
+    ("gate_decision_id", ID),
+    ("budget_id", ID),
+    ("operator_set_id", TEXT),
+    ("operator_set_version", TEXT),
+    ("input_digest", ID),
+    ("candidate_attempts", _nested_tuple(ATTEMPT)),
+    ("budget_consumed", _nested(CONSUMED)),
     ("run_disposition", ENUM(SearchRunDisposition)),
-    ("exhaustion_code", ENUM_OR_NONE(RunExhaustionCode)), ("explanation", STR),
+    ("exhaustion_code", ENUM_OR_NONE(RunExhaustionCode)),
+    ("explanation", STR),
 )
 RUN_REFUSAL: Final = _schema(
-    "SearchRunRefusal", "malformed_search_run_refusal", SearchRunRefusal,
-    ("outcome_id", ID), ("run_policy_version", TEXT), ("input_digest", ID_OR_NONE),
-    ("gate_decision_id", ID_OR_NONE), ("budget_id", ID_OR_NONE),
-    ("run_disposition", ENUM(SearchRunDisposition)), ("reason_codes", TEXTS),
+    "SearchRunRefusal",
+    "malformed_search_run_refusal",
+    SearchRunRefusal,
+    ("outcome_id", ID),
+    ("run_policy_version", TEXT),
+    ("input_digest", ID_OR_NONE),
+    ("gate_decision_id", ID_OR_NONE),
+    ("budget_id", ID_OR_NONE),
+    ("run_disposition", ENUM(SearchRunDisposition)),
+    ("reason_codes", TEXTS),
     ("explanation", STR),
 )
 PROOF_REF: Final = _schema(
-    "ProofReplayRef", "malformed_replay_result", ProofReplayRef,
-    ("proof_obligation_id", TEXT), ("proof_obligation_version", TEXT),
-    ("proof_replay_id", TEXT), ("closed", BOOL), ("reason_code", TEXT),
+    "ProofReplayRef",
+    "malformed_replay_result",
+    ProofReplayRef,
+    ("proof_obligation_id", TEXT),
+    ("proof_obligation_version", TEXT),
+    ("proof_replay_id", TEXT),
+    ("closed", BOOL),
+    ("reason_code", TEXT),
 )
 REPLAY_RESULT: Final = _schema(
-    "ReplayAdapterResult", "malformed_replay_result", ReplayAdapterResult,
-    ("replay_result_id", ID), ("replay_policy_version", TEXT), ("input_digest", ID),
-    ("run_id", ID), ("attempt_id", ID), ("candidate_digest", ID),
-    ("contract_replay_assessment_id", TEXT), ("proof_obligation_refs", TEXTS),
+    "ReplayAdapterResult",
+    "malformed_replay_result",
+    ReplayAdapterResult,
+    ("replay_result_id", ID),
+    ("replay_policy_version", TEXT),
+    ("input_digest", ID),
+    ("run_id", ID),
+    ("attempt_id", ID),
+    ("candidate_digest", ID),
+    ("contract_replay_assessment_id", TEXT),
+    ("proof_obligation_refs", TEXTS),
     ("proof_replay_refs", _nested_tuple(PROOF_REF)),
-    ("replay_disposition", ENUM(ReplayDisposition)), ("reason_codes", TEXTS),
-    ("evidence_spans", SPANS), ("explanation", STR),
+    ("replay_disposition", ENUM(ReplayDisposition)),
+    ("reason_codes", TEXTS),
+    ("evidence_spans", SPANS),
+    ("explanation", STR),
 )
 REPLAY_REFUSAL: Final = _schema(
-    "ReplayAdapterRefusal", "malformed_replay_refusal", ReplayAdapterRefusal,
-    ("replay_refusal_id", ID), ("replay_policy_version", TEXT), ("input_digest", ID_OR_NONE),
-    ("run_id", ID_OR_NONE), ("attempt_id", ID_OR_NONE), ("candidate_digest", ID_OR_NONE),
-    ("replay_disposition", ENUM(ReplayRefusalReason)), ("reason_codes", TEXTS),
+    "ReplayAdapterRefusal",
+    "malformed_replay_refusal",
+    ReplayAdapterRefusal,
+    ("replay_refusal_id", ID),
+    ("replay_policy_version", TEXT),
+    ("input_digest", ID_OR_NONE),
+    ("run_id", ID_OR_NONE),
+    ("attempt_id", ID_OR_NONE),
+    ("candidate_digest", ID_OR_NONE),
+    ("replay_disposition", ENUM(ReplayRefusalReason)),
+    ("reason_codes", TEXTS),
     ("explanation", STR),
 )
 
@@ -549,7 +655,18 @@ REPLAY_REFUSAL: Final = _schema(
 SCHEMAS: Final = {
     schema.label: schema
     for schema in (
-        FRAME, ASSESSMENT, RESIDUAL, GATE, BUDGET, CHARGE, CONSUMED, ATTEMPT, RUN,
-        RUN_REFUSAL, PROOF_REF, REPLAY_RESULT, REPLAY_REFUSAL,
+        FRAME,
+        ASSESSMENT,
+        RESIDUAL,
+        GATE,
+        BUDGET,
+        CHARGE,
+        CONSUMED,
+        ATTEMPT,
+        RUN,
+        RUN_REFUSAL,
+        PROOF_REF,
+        REPLAY_RESULT,
+        REPLAY_REFUSAL,
     )
 }

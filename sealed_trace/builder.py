@@ -81,8 +81,7 @@ __all__ = [
 ]
 
 DEFAULT_PROBLEM_TEXT: Final = (
-    "Maya had 12 marbles. She gained 5 more marbles at recess. "
-    "How many marbles does Maya have now?"
+    "Maya had 12 marbles. She gained 5 more marbles at recess. How many marbles does Maya have now?"
 )
 
 #: Per-attempt replay outcomes: the three lawful replay dispositions and every refusal reason.
@@ -203,11 +202,14 @@ def version_lists(
 
 
 def _default_outcomes(disposition: str, attempts: int) -> list[str]:
-    closed, proof_refused, refused = (d.value for d in (
-        ReplayDisposition.CONTRACT_AND_PROOF_CLOSED,
-        ReplayDisposition.CONTRACT_CLOSED_BUT_PROOF_REFUSED,
-        ReplayDisposition.CONTRACT_REFUSED,
-    ))
+    closed, proof_refused, refused = (
+        d.value
+        for d in (
+            ReplayDisposition.CONTRACT_AND_PROOF_CLOSED,
+            ReplayDisposition.CONTRACT_CLOSED_BUT_PROOF_REFUSED,
+            ReplayDisposition.CONTRACT_REFUSED,
+        )
+    )
     if disposition == "sealed_all_candidates_refused":
         return [refused] * attempts
     if disposition == "sealed_replay_unavailable":
@@ -291,15 +293,29 @@ def _build(disposition: str, outcomes: list[str], spec: EpisodeSpec) -> Practice
     frame = dataclasses.replace(frame, frame_digest=problem_frame_digest(frame))
     spans = tuple(_span(text, s, sentences) for s in spec.assessment_spans)
     assessment = ContractAssessmentProjection(
-        "", frame.frame_digest, spec.candidate_organ, spec.missing_bindings, hazards, False,
-        spans, f"The {spec.candidate_organ} contract refused: unresolved bindings remain.",
+        "",
+        frame.frame_digest,
+        spec.candidate_organ,
+        spec.missing_bindings,
+        hazards,
+        False,
+        spans,
+        f"The {spec.candidate_organ} contract refused: unresolved bindings remain.",
     )
     assessment = dataclasses.replace(assessment, assessment_id=contract_assessment_id(assessment))
     residuals = []
     for code in dict.fromkeys((*assessment.missing_bindings, *assessment.unresolved_hazards)):
         kind, axis = classify_residual_label(code)
-        res = ContractResidual("", spec.candidate_organ, FAMILY_BY_ORGAN.get(spec.candidate_organ),
-                               kind, code, axis, spans, assessment.explanation)
+        res = ContractResidual(
+            "",
+            spec.candidate_organ,
+            FAMILY_BY_ORGAN.get(spec.candidate_organ),
+            kind,
+            code,
+            axis,
+            spans,
+            assessment.explanation,
+        )
         residuals.append(dataclasses.replace(res, residual_id=residual_id(res)))
     residuals.sort(key=lambda x: x.residual_id)
     gate = _gate(tuple(residuals))
@@ -342,16 +358,29 @@ def _gate(residuals: tuple[ContractResidual, ...]) -> SearchGateDecision:
         organ = residuals[0].candidate_organ
         if all(x.residual_kind in _ELIGIBLE_KINDS for x in residuals):
             status = SearchGateStatus.ELIGIBLE
-            reason = min((_ELIGIBLE_KINDS[x.residual_kind] for x in residuals),
-                         key=_ELIGIBLE_ORDER.index)
+            reason = min(
+                (_ELIGIBLE_KINDS[x.residual_kind] for x in residuals), key=_ELIGIBLE_ORDER.index
+            )
         else:
             status = SearchGateStatus.BLOCKED
-            reason = min((_BLOCKED_KINDS[x.residual_kind] for x in residuals
-                          if x.residual_kind in _BLOCKED_KINDS), key=_BLOCKED_ORDER.index)
+            reason = min(
+                (
+                    _BLOCKED_KINDS[x.residual_kind]
+                    for x in residuals
+                    if x.residual_kind in _BLOCKED_KINDS
+                ),
+                key=_BLOCKED_ORDER.index,
+            )
     spans = tuple(span for x in residuals for span in x.evidence_spans)
     gate = SearchGateDecision(
-        "", SEARCH_GATE_POLICY_VERSION, gate_input_digest(residuals),
-        tuple(x.residual_id for x in residuals), organ, status, reason, spans,
+        "",
+        SEARCH_GATE_POLICY_VERSION,
+        gate_input_digest(residuals),
+        tuple(x.residual_id for x in residuals),
+        organ,
+        status,
+        reason,
+        spans,
         f"Search gate: {status.value} ({reason}).",
     )
     return dataclasses.replace(gate, decision_id=gate_decision_id(gate))
@@ -365,8 +394,19 @@ def _budget(gate: SearchGateDecision) -> ComputeBudgetDecision:
         reason, cand, depth, steps, par = "budget_blocked_gate_not_eligible", 0, 0, 0, 0
         status = ComputeBudgetStatus.BUDGET_BLOCKED
     budget = ComputeBudgetDecision(
-        "", COMPUTE_BUDGET_POLICY_VERSION, gate.decision_id, gate.policy_version,
-        gate.input_digest, status, reason, cand, depth, steps, None, par, gate.evidence_spans,
+        "",
+        COMPUTE_BUDGET_POLICY_VERSION,
+        gate.decision_id,
+        gate.policy_version,
+        gate.input_digest,
+        status,
+        reason,
+        cand,
+        depth,
+        steps,
+        None,
+        par,
+        gate.evidence_spans,
         f"Compute budget: {status.value}.",
     )
     return dataclasses.replace(budget, budget_id=budget_id(budget))
@@ -374,16 +414,25 @@ def _budget(gate: SearchGateDecision) -> ComputeBudgetDecision:
 
 def _run_refusal(gate: SearchGateDecision, budget: ComputeBudgetDecision) -> SearchRunRefusal:
     refusal = SearchRunRefusal(
-        "", GEOMETRIC_SEARCH_RUN_POLICY_VERSION, None, gate.decision_id, budget.budget_id,
-        SearchRunDisposition.BLOCKED_BY_GATE, ("gate_not_eligible",),
+        "",
+        GEOMETRIC_SEARCH_RUN_POLICY_VERSION,
+        None,
+        gate.decision_id,
+        budget.budget_id,
+        SearchRunDisposition.BLOCKED_BY_GATE,
+        ("gate_not_eligible",),
         "Search did not run: the gate is not eligible.",
     )
     return dataclasses.replace(refusal, outcome_id=run_refusal_outcome_id(refusal))
 
 
 def _run(
-    frame: ProblemFrameProjection, assessment: ContractAssessmentProjection,
-    gate: SearchGateDecision, budget: ComputeBudgetDecision, spec: EpisodeSpec, count: int,
+    frame: ProblemFrameProjection,
+    assessment: ContractAssessmentProjection,
+    gate: SearchGateDecision,
+    budget: ComputeBudgetDecision,
+    spec: EpisodeSpec,
+    count: int,
     sentences: Sequence[int],
 ) -> GeometricSearchRun:
     digest = run_input_digest(
@@ -404,76 +453,149 @@ def _run(
     surfaces = spec.attempt_spans or spec.assessment_spans
     for index in range(count):
         surface = surfaces[index % len(surfaces)]
-        candidate = identity_digest({"operator_set": spec.operator_set_id, "candidate": index,
-                                     "binding": surface})
+        candidate = identity_digest(
+            {"operator_set": spec.operator_set_id, "candidate": index, "binding": surface}
+        )
         attempt = CandidateAttempt(
-            "", index, None, f"{spec.candidate_organ}.bind_{index % 3}", "candidate_operator.v1",
-            digest, candidate, BudgetCharge(1, 1), 1, index,
-            CandidateReplayStatus.REPLAY_PENDING, (), (_span(frame.problem_text, surface,
-                                                            sentences),),
+            "",
+            index,
+            None,
+            f"{spec.candidate_organ}.bind_{index % 3}",
+            "candidate_operator.v1",
+            digest,
+            candidate,
+            BudgetCharge(1, 1),
+            1,
+            index,
+            CandidateReplayStatus.REPLAY_PENDING,
+            (),
+            (_span(frame.problem_text, surface, sentences),),
             f"Candidate {index}: binds {surface!r}.",
         )
         attempts.append(dataclasses.replace(attempt, attempt_id=attempt_id(attempt)))
     if count:
-        disposition, exhaustion = (SearchRunDisposition.CANDIDATE_REPLAY_PENDING,
-                                   RunExhaustionCode.OPERATOR_SPACE_DEPLETED)
+        disposition, exhaustion = (
+            SearchRunDisposition.CANDIDATE_REPLAY_PENDING,
+            RunExhaustionCode.OPERATOR_SPACE_DEPLETED,
+        )
     else:
-        disposition, exhaustion = (SearchRunDisposition.EXHAUSTED_NO_CANDIDATE,
-                                   RunExhaustionCode.OPERATOR_SET_EMPTY)
-    consumed = BudgetConsumed(count, max(budget.max_candidates, count), 1 if count else 0,
-                              budget.max_depth, count, max(budget.max_steps, count),
-                              1 if count else 0, budget.max_parallelism, False)
+        disposition, exhaustion = (
+            SearchRunDisposition.EXHAUSTED_NO_CANDIDATE,
+            RunExhaustionCode.OPERATOR_SET_EMPTY,
+        )
+    consumed = BudgetConsumed(
+        count,
+        max(budget.max_candidates, count),
+        1 if count else 0,
+        budget.max_depth,
+        count,
+        max(budget.max_steps, count),
+        1 if count else 0,
+        budget.max_parallelism,
+        False,
+    )
     run = GeometricSearchRun(
-        "", GEOMETRIC_SEARCH_RUN_POLICY_VERSION, GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION,
-        frame.frame_digest, assessment.assessment_id, gate.residual_ids, gate.decision_id,
-        budget.budget_id, spec.operator_set_id, spec.operator_set_version, digest,
-        tuple(attempts), consumed, disposition, exhaustion,
+        "",
+        GEOMETRIC_SEARCH_RUN_POLICY_VERSION,
+        GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION,
+        frame.frame_digest,
+        assessment.assessment_id,
+        gate.residual_ids,
+        gate.decision_id,
+        budget.budget_id,
+        spec.operator_set_id,
+        spec.operator_set_version,
+        digest,
+        tuple(attempts),
+        consumed,
+        disposition,
+        exhaustion,
         f"Search run: {count} candidate attempt(s).",
     )
     return dataclasses.replace(run, run_id=run_id(run))
 
 
 def _replay(
-    run: GeometricSearchRun, assessment: ContractAssessmentProjection, outcomes: list[str],
-    spec: EpisodeSpec, sentences: Sequence[int],
+    run: GeometricSearchRun,
+    assessment: ContractAssessmentProjection,
+    outcomes: list[str],
+    spec: EpisodeSpec,
+    sentences: Sequence[int],
 ) -> tuple[tuple[ReplayAdapterResult, ...], tuple[ReplayAdapterRefusal, ...]]:
     results: list[ReplayAdapterResult] = []
     refusals: list[ReplayAdapterRefusal] = []
     target = f"problem_frame_contracts.{spec.candidate_organ}"
-    for attempt, outcome in zip(run.candidate_attempts, outcomes):
+    for attempt, outcome in zip(run.candidate_attempts, outcomes, strict=True):
         obligations = ("conservation_of_count",)
         replay_input = ReplayAdapterInput(
-            "", CONTRACT_PROOF_REPLAY_POLICY_VERSION, run.run_id, run.run_policy_version,
-            attempt.attempt_id, attempt.attempt_index, attempt.candidate_digest,
+            "",
+            CONTRACT_PROOF_REPLAY_POLICY_VERSION,
+            run.run_id,
+            run.run_policy_version,
+            attempt.attempt_id,
+            attempt.attempt_index,
+            attempt.candidate_digest,
             identity_digest({"reconstruct": attempt.candidate_digest}),
-            run.problem_frame_digest, run.contract_assessment_id, assessment.candidate_organ,
-            run.residual_ids, run.gate_decision_id, run.budget_id, run.operator_set_id,
-            run.operator_set_version, target, obligations,
+            run.problem_frame_digest,
+            run.contract_assessment_id,
+            assessment.candidate_organ,
+            run.residual_ids,
+            run.gate_decision_id,
+            run.budget_id,
+            run.operator_set_id,
+            run.operator_set_version,
+            target,
+            obligations,
             ((VACUOUS_PROOF_DECLARATION[0], VACUOUS_PROOF_DECLARATION[1]),),
         )
         digest = replay_input_digest(replay_input)
         if outcome in {d.value for d in ReplayDisposition}:
             kind = ReplayDisposition(outcome)
             closed = kind is ReplayDisposition.CONTRACT_AND_PROOF_CLOSED
-            refs = () if kind is ReplayDisposition.CONTRACT_REFUSED else (
-                ProofReplayRef("conservation_of_count", "proof_obligation.v1",
-                               f"proof-replay-{attempt.attempt_index}", closed,
-                               "proof_closed" if closed else "proof_not_closed"),
+            refs = (
+                ()
+                if kind is ReplayDisposition.CONTRACT_REFUSED
+                else (
+                    ProofReplayRef(
+                        "conservation_of_count",
+                        "proof_obligation.v1",
+                        f"proof-replay-{attempt.attempt_index}",
+                        closed,
+                        "proof_closed" if closed else "proof_not_closed",
+                    ),
+                )
             )
-            reasons = {"contract_refused": ("contract_not_closed",),
-                       "contract_closed_but_proof_refused": ("proof_not_closed",),
-                       "contract_and_proof_closed": ()}[outcome]
+            reasons = {
+                "contract_refused": ("contract_not_closed",),
+                "contract_closed_but_proof_refused": ("proof_not_closed",),
+                "contract_and_proof_closed": (),
+            }[outcome]
             result = ReplayAdapterResult(
-                "", CONTRACT_PROOF_REPLAY_POLICY_VERSION, digest, run.run_id, attempt.attempt_id,
-                attempt.candidate_digest, f"contract-replay-{attempt.attempt_index}",
-                obligations, refs, kind, reasons, attempt.evidence_spans,
+                "",
+                CONTRACT_PROOF_REPLAY_POLICY_VERSION,
+                digest,
+                run.run_id,
+                attempt.attempt_id,
+                attempt.candidate_digest,
+                f"contract-replay-{attempt.attempt_index}",
+                obligations,
+                refs,
+                kind,
+                reasons,
+                attempt.evidence_spans,
                 f"Replay of candidate {attempt.attempt_index}: {outcome}.",
             )
             results.append(dataclasses.replace(result, replay_result_id=replay_result_id(result)))
         else:
             refusal = ReplayAdapterRefusal(
-                "", CONTRACT_PROOF_REPLAY_POLICY_VERSION, digest, run.run_id, attempt.attempt_id,
-                attempt.candidate_digest, ReplayRefusalReason(outcome), (outcome,),
+                "",
+                CONTRACT_PROOF_REPLAY_POLICY_VERSION,
+                digest,
+                run.run_id,
+                attempt.attempt_id,
+                attempt.candidate_digest,
+                ReplayRefusalReason(outcome),
+                (outcome,),
                 f"The replay adapter could not classify candidate {attempt.attempt_index}.",
             )
             refusals.append(
@@ -492,8 +614,10 @@ def convert_records(value: Any, record_types: Mapping[str, Callable[..., Any]] |
     if not record_types:
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: convert_records(getattr(value, f.name), record_types)
-                  for f in dataclasses.fields(value)}
+        fields = {
+            f.name: convert_records(getattr(value, f.name), record_types)
+            for f in dataclasses.fields(value)
+        }
         factory = record_types.get(type(value).__name__)
         return factory(**fields) if factory else dataclasses.replace(value, **fields)
     if isinstance(value, tuple):
@@ -531,8 +655,11 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
     e = episode
     frame = e.problem_frame and fix(e.problem_frame, "frame_digest", problem_frame_digest)
     assessment = e.contract_assessment and fix(
-        e.contract_assessment, "assessment_id", contract_assessment_id,
-        problem_frame_digest=ref(e.contract_assessment.problem_frame_digest))
+        e.contract_assessment,
+        "assessment_id",
+        contract_assessment_id,
+        problem_frame_digest=ref(e.contract_assessment.problem_frame_digest),
+    )
     residuals = tuple(fix(x, "residual_id", residual_id) for x in e.residuals)
     gate = e.search_gate_decision
     if gate is not None:
@@ -540,49 +667,107 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
         if set(gate.residual_ids) == {x.residual_id for x in residuals}:
             by_id = {x.residual_id: x for x in residuals}
             gate = dataclasses.replace(
-                gate, input_digest=_renamed(renamed, gate.input_digest, gate_input_digest(
-                    [by_id[i] for i in gate.residual_ids])))
+                gate,
+                input_digest=_renamed(
+                    renamed,
+                    gate.input_digest,
+                    gate_input_digest([by_id[i] for i in gate.residual_ids]),
+                ),
+            )
         gate = fix(gate, "decision_id", gate_decision_id)
     budget = e.compute_budget_decision
     if budget is not None:
-        budget = fix(budget, "budget_id", budget_id,
-                     gate_decision_id=ref(budget.gate_decision_id),
-                     gate_input_digest=ref(budget.gate_input_digest))
+        budget = fix(
+            budget,
+            "budget_id",
+            budget_id,
+            gate_decision_id=ref(budget.gate_decision_id),
+            gate_input_digest=ref(budget.gate_input_digest),
+        )
     run, refusal = e.geometric_search_run, e.search_run_refusal
     if run is not None:
         run = dataclasses.replace(
-            run, problem_frame_digest=ref(run.problem_frame_digest),
+            run,
+            problem_frame_digest=ref(run.problem_frame_digest),
             contract_assessment_id=ref(run.contract_assessment_id),
-            residual_ids=ref(run.residual_ids), gate_decision_id=ref(run.gate_decision_id),
-            budget_id=ref(run.budget_id))
+            residual_ids=ref(run.residual_ids),
+            gate_decision_id=ref(run.gate_decision_id),
+            budget_id=ref(run.budget_id),
+        )
         if gate is not None and budget is not None:
-            run = dataclasses.replace(run, input_digest=_renamed(renamed, run.input_digest,
-                                                                 run_input_digest(
-                problem_frame_digest=run.problem_frame_digest,
-                contract_assessment_id=run.contract_assessment_id,
-                residual_ids=run.residual_ids, gate_decision_id=run.gate_decision_id,
-                gate_policy_version=gate.policy_version, gate_input_digest=gate.input_digest,
-                budget_id=run.budget_id, budget_policy_version=budget.policy_version,
-                operator_set_id=run.operator_set_id,
-                operator_set_version=run.operator_set_version,
-                run_policy_version=run.run_policy_version, schema_version=run.schema_version)))
+            run = dataclasses.replace(
+                run,
+                input_digest=_renamed(
+                    renamed,
+                    run.input_digest,
+                    run_input_digest(
+                        problem_frame_digest=run.problem_frame_digest,
+                        contract_assessment_id=run.contract_assessment_id,
+                        residual_ids=run.residual_ids,
+                        gate_decision_id=run.gate_decision_id,
+                        gate_policy_version=gate.policy_version,
+                        gate_input_digest=gate.input_digest,
+                        budget_id=run.budget_id,
+                        budget_policy_version=budget.policy_version,
+                        operator_set_id=run.operator_set_id,
+                        operator_set_version=run.operator_set_version,
+                        run_policy_version=run.run_policy_version,
+                        schema_version=run.schema_version,
+                    ),
+                ),
+            )
         attempts = []
         for a in run.candidate_attempts:
-            attempts.append(fix(a, "attempt_id", attempt_id, input_digest=ref(a.input_digest),
-                                parent_attempt_id=ref(a.parent_attempt_id)))
+            attempts.append(
+                fix(
+                    a,
+                    "attempt_id",
+                    attempt_id,
+                    input_digest=ref(a.input_digest),
+                    parent_attempt_id=ref(a.parent_attempt_id),
+                )
+            )
         run = fix(dataclasses.replace(run, candidate_attempts=tuple(attempts)), "run_id", run_id)
     if refusal is not None:
-        refusal = fix(refusal, "outcome_id", run_refusal_outcome_id,
-                      gate_decision_id=ref(refusal.gate_decision_id),
-                      budget_id=ref(refusal.budget_id))
-    results = tuple(fix(x, "replay_result_id", replay_result_id, run_id=ref(x.run_id),
-                        attempt_id=ref(x.attempt_id)) for x in e.replay_results)
-    refusals = tuple(fix(x, "replay_refusal_id", replay_refusal_id, run_id=ref(x.run_id),
-                         attempt_id=ref(x.attempt_id)) for x in e.replay_refusals)
+        refusal = fix(
+            refusal,
+            "outcome_id",
+            run_refusal_outcome_id,
+            gate_decision_id=ref(refusal.gate_decision_id),
+            budget_id=ref(refusal.budget_id),
+        )
+    results = tuple(
+        fix(
+            x,
+            "replay_result_id",
+            replay_result_id,
+            run_id=ref(x.run_id),
+            attempt_id=ref(x.attempt_id),
+        )
+        for x in e.replay_results
+    )
+    refusals = tuple(
+        fix(
+            x,
+            "replay_refusal_id",
+            replay_refusal_id,
+            run_id=ref(x.run_id),
+            attempt_id=ref(x.attempt_id),
+        )
+        for x in e.replay_refusals
+    )
     return dataclasses.replace(
-        e, problem_frame=frame, contract_assessment=assessment, residuals=residuals,
-        search_gate_decision=gate, compute_budget_decision=budget, geometric_search_run=run,
-        search_run_refusal=refusal, replay_results=results, replay_refusals=refusals)
+        e,
+        problem_frame=frame,
+        contract_assessment=assessment,
+        residuals=residuals,
+        search_gate_decision=gate,
+        compute_budget_decision=budget,
+        geometric_search_run=run,
+        search_run_refusal=refusal,
+        replay_results=results,
+        replay_refusals=refusals,
+    )
 
 
 def _renamed(renamed: dict[str, str], old: str, new: str) -> str:

@@ -126,8 +126,9 @@ def _parser() -> argparse.ArgumentParser:
     verify.set_defaults(run=_cmd_verify)
     explain_cmd = sub.add_parser("explain", help="explain a reason code or lint rule")
     explain_cmd.add_argument("code", metavar="CODE", nargs="?")
-    explain_cmd.add_argument("--all", action="store_true",
-                             help="print the table of every reason code (Markdown)")
+    explain_cmd.add_argument(
+        "--all", action="store_true", help="print the table of every reason code (Markdown)"
+    )
     explain_cmd.set_defaults(run=_cmd_explain)
     try:
         from sealed_trace.lint.cli import add_lint_parser, run_lint

@@ -63,8 +63,15 @@ _ARRAY_KEYS: Final = {
     "replay_refusals": "ReplayAdapterRefusal",
 }
 _TOP_KEYS: Final = frozenset(
-    {"format", "trace_policy_version", "schema_versions", "policy_versions", "trace_input",
-     *_RECORD_KEYS, *_ARRAY_KEYS}
+    {
+        "format",
+        "trace_policy_version",
+        "schema_versions",
+        "policy_versions",
+        "trace_input",
+        *_RECORD_KEYS,
+        *_ARRAY_KEYS,
+    }
 )
 # Fields holding nested records, by (record label, field name) -> nested label.
 _NESTED: Final = {
@@ -137,7 +144,10 @@ def _parse(text: str, problems: r.Problems) -> object:
         return _Rejected(literal)
 
     return json.loads(
-        text, object_pairs_hook=pairs, parse_int=number, parse_float=real,
+        text,
+        object_pairs_hook=pairs,
+        parse_int=number,
+        parse_float=real,
         parse_constant=constant,
     )
 
@@ -174,14 +184,16 @@ def _record(value: object, label: str, problems: r.Problems, where: str) -> obje
         item = value[name]
         where_item = f"{where}.{name}"
         if name == "evidence_spans" and type(item) is list:
-            attrs[name] = tuple(_span(s, problems, f"{where_item}[{i}]")
-                                for i, s in enumerate(item))
+            attrs[name] = tuple(
+                _span(s, problems, f"{where_item}[{i}]") for i, s in enumerate(item)
+            )
         elif (label, name) in _NESTED:
             attrs[name] = _record(item, _NESTED[(label, name)], problems, where_item)
         elif (label, name) in _NESTED_ARRAYS and type(item) is list:
             nested = _NESTED_ARRAYS[(label, name)]
-            attrs[name] = tuple(_record(x, nested, problems, f"{where_item}[{i}]")
-                                for i, x in enumerate(item))
+            attrs[name] = tuple(
+                _record(x, nested, problems, f"{where_item}[{i}]") for i, x in enumerate(item)
+            )
         elif name == "facts":
             attrs[name] = item
         else:
@@ -194,8 +206,10 @@ def _episode(document: dict[str, object], problems: r.Problems) -> tuple[object,
     if unknown:
         problems.add("malformed_episode_document", f"unknown top-level keys {unknown}")
     if document.get("format") != EPISODE_FORMAT:
-        problems.add("malformed_episode_document",
-                     f"format is {document.get('format')!r}, not {EPISODE_FORMAT!r}")
+        problems.add(
+            "malformed_episode_document",
+            f"format is {document.get('format')!r}, not {EPISODE_FORMAT!r}",
+        )
     attrs: dict[str, object] = {}
     for key, label in _RECORD_KEYS.items():
         attrs[key] = _record(document.get(key), label, problems, key)
@@ -204,7 +218,8 @@ def _episode(document: dict[str, object], problems: r.Problems) -> tuple[object,
             value = document[key]
             attrs[key] = (
                 tuple(_record(x, label, problems, f"{key}[{i}]") for i, x in enumerate(value))
-                if type(value) is list else value
+                if type(value) is list
+                else value
             )
     for key in ("schema_versions", "policy_versions", "trace_policy_version"):
         if key in document:
@@ -242,8 +257,9 @@ def seal_document(data: bytes) -> PracticeTraceOutcome:
         raise DocumentError("starts with a byte order mark; save it as UTF-8 without BOM")
     problems = r.Problems()
     if _too_deep(text):
-        problems.add("malformed_episode_document",
-                     f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers")
+        problems.add(
+            "malformed_episode_document", f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers"
+        )
         return _seal_with_problems(None, None, problems)
     try:
         document = _parse(text, problems)
@@ -253,8 +269,10 @@ def seal_document(data: bytes) -> PracticeTraceOutcome:
     except ValueError as error:
         raise DocumentError(f"not JSON: {error}") from None
     if type(document) is not dict:
-        problems.add("malformed_episode_document",
-                     f"the document is a JSON {type(document).__name__}, not an object")
+        problems.add(
+            "malformed_episode_document",
+            f"the document is a JSON {type(document).__name__}, not an object",
+        )
         return _seal_with_problems(None, None, problems)
     episode, claimed = _episode(document, problems)
     return _seal_with_problems(episode, claimed, problems)
@@ -264,7 +282,8 @@ def outcome_document(outcome: PracticeTraceOutcome) -> dict[str, object]:
     """Return the outcome as a JSON object keyed by its field names, plus format and kind."""
     document: dict[str, object] = {
         "format": OUTCOME_FORMAT,
-        "outcome": "sealed_practice_trace" if isinstance(outcome, SealedPracticeTrace)
+        "outcome": "sealed_practice_trace"
+        if isinstance(outcome, SealedPracticeTrace)
         else "practice_trace_refusal",
     }
     for f in dataclass_fields(outcome):
@@ -284,7 +303,6 @@ def outcome_document(outcome: PracticeTraceOutcome) -> dict[str, object]:
 def encode_outcome(outcome: PracticeTraceOutcome) -> bytes:
     """Encode ``outcome`` as canonical JSON (ADR-0230 §12 settings) plus one newline, UTF-8."""
     return (canonical_json(outcome_document(outcome)) + "\n").encode("utf-8")
-
 
 
 def _plain(value: object) -> object:
@@ -318,8 +336,9 @@ def episode_document(
     return document
 
 
-def encode_episode(episode: PracticeEpisode, trace_input: PracticeTraceInput | None = None
-                   ) -> bytes:
+def encode_episode(
+    episode: PracticeEpisode, trace_input: PracticeTraceInput | None = None
+) -> bytes:
     """Encode an episode document as indented, key-sorted UTF-8 JSON plus a newline.
 
     Raises:

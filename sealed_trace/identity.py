@@ -66,7 +66,7 @@ def _check(value: object, path: str, depth: int, active: set[int]) -> None:
         return
     if kind is int:
         if not -MAX_ABS_INT <= value < MAX_ABS_INT:  # type: ignore[operator]
-            raise IdentityError("integer_out_of_range", path, "integer beyond the signed 64-bit range")
+            raise IdentityError("integer_out_of_range", path, "beyond the signed 64-bit range")
         return
     if kind is str:
         _check_str(value, path)  # type: ignore[arg-type]
@@ -88,7 +88,7 @@ def _check(value: object, path: str, depth: int, active: set[int]) -> None:
             _check_str(key, path)
             _check(item, f"{path}.{key}", depth + 1, active)
     else:
-        for index, item in enumerate(value):  # type: ignore[call-overload]
+        for index, item in enumerate(value):  # type: ignore[arg-type]
             _check(item, f"{path}[{index}]", depth + 1, active)
     active.discard(marker)
 

@@ -30,167 +30,228 @@ def _r(family: str, meaning: str) -> tuple[str, str]:
 REASON_CODES: Final[dict[str, tuple[str, str]]] = {
     # --- trace_policy_unsupported ---
     "unsupported_trace_policy_version": _r(
-        POLICY, "The episode's trace_policy_version is not sealed_practice_trace.v1."),
+        POLICY, "The episode's trace_policy_version is not sealed_practice_trace.v1."
+    ),
     "unsupported_record_version": _r(
-        POLICY, "A record carries a policy or schema version outside the supported manifest "
+        POLICY,
+        "A record carries a policy or schema version outside the supported manifest "
         "(gate/budget policy_version, run_policy_version, schema_version, "
-        "replay_policy_version, frame_schema_version)."),
+        "replay_policy_version, frame_schema_version).",
+    ),
     "unsupported_version_entry": _r(
-        POLICY, "schema_versions or policy_versions names a known entry with a version "
-        "outside the supported manifest."),
+        POLICY,
+        "schema_versions or policy_versions names a known entry with a version "
+        "outside the supported manifest.",
+    ),
     # --- trace_invalid_input ---
     "invalid_trace_input_type": _r(
-        INVALID, "The episode is not a practice episode: it has none of the episode fields."),
+        INVALID, "The episode is not a practice episode: it has none of the episode fields."
+    ),
     "missing_episode_field": _r(
-        INVALID, "A required episode field is absent: trace_policy_version, residuals, "
-        "replay_results, replay_refusals, schema_versions or policy_versions."),
+        INVALID,
+        "A required episode field is absent: trace_policy_version, residuals, "
+        "replay_results, replay_refusals, schema_versions or policy_versions.",
+    ),
     "malformed_trace_policy_version": _r(
-        INVALID, "trace_policy_version is not a non-empty string."),
+        INVALID, "trace_policy_version is not a non-empty string."
+    ),
     "malformed_problem_frame": _r(
-        INVALID, "The ProblemFrame projection has a missing or wrongly typed field, a "
-        "malformed digest, or facts that are not float-free JSON."),
+        INVALID,
+        "The ProblemFrame projection has a missing or wrongly typed field, a "
+        "malformed digest, or facts that are not float-free JSON.",
+    ),
     "malformed_contract_assessment": _r(
-        INVALID, "The ContractAssessment projection has a missing or wrongly typed field or a "
-        "malformed id."),
+        INVALID,
+        "The ContractAssessment projection has a missing or wrongly typed field or a malformed id.",
+    ),
     "malformed_residual": _r(
-        INVALID, "A ContractResidual has a missing or wrongly typed field, an unknown enum "
-        "value or a malformed id; or residuals is not a tuple of records."),
+        INVALID,
+        "A ContractResidual has a missing or wrongly typed field, an unknown enum "
+        "value or a malformed id; or residuals is not a tuple of records.",
+    ),
     "malformed_search_gate_decision": _r(
-        INVALID, "The SearchGateDecision has a missing or wrongly typed field, an unknown "
-        "status or a malformed id."),
+        INVALID,
+        "The SearchGateDecision has a missing or wrongly typed field, an unknown "
+        "status or a malformed id.",
+    ),
     "malformed_compute_budget_decision": _r(
-        INVALID, "The ComputeBudgetDecision has a missing or wrongly typed field, an unknown "
-        "status, a bool where an int belongs, or a malformed id."),
+        INVALID,
+        "The ComputeBudgetDecision has a missing or wrongly typed field, an unknown "
+        "status, a bool where an int belongs, or a malformed id.",
+    ),
     "malformed_geometric_search_run": _r(
-        INVALID, "The GeometricSearchRun has a missing or wrongly typed field, an unknown "
-        "enum value or a malformed id."),
+        INVALID,
+        "The GeometricSearchRun has a missing or wrongly typed field, an unknown "
+        "enum value or a malformed id.",
+    ),
     "malformed_candidate_attempt": _r(
-        INVALID, "A CandidateAttempt has a missing or wrongly typed field, an unknown enum "
-        "value or a malformed id."),
+        INVALID,
+        "A CandidateAttempt has a missing or wrongly typed field, an unknown enum "
+        "value or a malformed id.",
+    ),
     "malformed_search_run_refusal": _r(
-        INVALID, "The SearchRunRefusal has a missing or wrongly typed field, an unknown "
-        "disposition or a malformed id."),
+        INVALID,
+        "The SearchRunRefusal has a missing or wrongly typed field, an unknown "
+        "disposition or a malformed id.",
+    ),
     "malformed_replay_result": _r(
-        INVALID, "A ReplayAdapterResult has a missing or wrongly typed field, an unknown "
-        "disposition or a malformed id; or replay_results is not a tuple of records."),
+        INVALID,
+        "A ReplayAdapterResult has a missing or wrongly typed field, an unknown "
+        "disposition or a malformed id; or replay_results is not a tuple of records.",
+    ),
     "malformed_replay_refusal": _r(
-        INVALID, "A ReplayAdapterRefusal has a missing or wrongly typed field, an unknown "
-        "reason or a malformed id; or replay_refusals is not a tuple of records."),
+        INVALID,
+        "A ReplayAdapterRefusal has a missing or wrongly typed field, an unknown "
+        "reason or a malformed id; or replay_refusals is not a tuple of records.",
+    ),
     "malformed_evidence_span": _r(
-        INVALID, "An evidence span is not well formed: text not a str, start/end not ints "
+        INVALID,
+        "An evidence span is not well formed: text not a str, start/end not ints "
         "(bools rejected), sentence_index not an int or null, or not 0 <= start <= end; or a "
-        "span collection is not a tuple."),
+        "span collection is not a tuple.",
+    ),
     "inexact_evidence_span": _r(
-        INVALID, "A span the trace copies is not exact: it must satisfy "
-        "0 <= start < end <= len(problem_text) and problem_text[start:end] == text."),
+        INVALID,
+        "A span the trace copies is not exact: it must satisfy "
+        "0 <= start < end <= len(problem_text) and problem_text[start:end] == text.",
+    ),
     "malformed_version_list": _r(
-        INVALID, "schema_versions or policy_versions is not a tuple of (name, version) "
-        "string pairs, or holds an empty string."),
+        INVALID,
+        "schema_versions or policy_versions is not a tuple of (name, version) "
+        "string pairs, or holds an empty string.",
+    ),
     "missing_version_entry": _r(
-        INVALID, "schema_versions or policy_versions lacks an entry the episode requires."),
+        INVALID, "schema_versions or policy_versions lacks an entry the episode requires."
+    ),
     "unexpected_version_entry": _r(
-        INVALID, "schema_versions or policy_versions holds an entry the episode does not use."),
+        INVALID, "schema_versions or policy_versions holds an entry the episode does not use."
+    ),
     "duplicate_version_entry": _r(
-        INVALID, "schema_versions or policy_versions names one entry twice."),
+        INVALID, "schema_versions or policy_versions names one entry twice."
+    ),
     "unordered_version_entries": _r(
-        INVALID, "schema_versions or policy_versions is not in ascending name order."),
+        INVALID, "schema_versions or policy_versions is not in ascending name order."
+    ),
     "both_run_kinds_present": _r(
-        INVALID, "The episode holds both a GeometricSearchRun and a SearchRunRefusal."),
+        INVALID, "The episode holds both a GeometricSearchRun and a SearchRunRefusal."
+    ),
     "runnable_contract_assessment": _r(
-        INVALID, "The original ContractAssessment is runnable; only a refused assessment "
-        "starts a practice episode."),
+        INVALID,
+        "The original ContractAssessment is runnable; only a refused assessment "
+        "starts a practice episode.",
+    ),
     "duplicate_replay_record": _r(
-        INVALID, "Two replay records (results and/or refusals) name the same attempt."),
+        INVALID, "Two replay records (results and/or refusals) name the same attempt."
+    ),
     "malformed_trace_input": _r(
-        INVALID, "The claimed PracticeTraceInput has a missing or wrongly typed field."),
-    "malformed_explanation": _r(
-        INVALID, "The explanation passed to the sealer is not a string."),
+        INVALID, "The claimed PracticeTraceInput has a missing or wrongly typed field."
+    ),
+    "malformed_explanation": _r(INVALID, "The explanation passed to the sealer is not a string."),
     "malformed_episode_document": _r(
-        INVALID, "The episode document is not a valid episode: wrong or missing format, an "
+        INVALID,
+        "The episode document is not a valid episode: wrong or missing format, an "
         "unknown key, a duplicate key, a float, NaN/Infinity, an integer beyond the limit, "
-        "nesting beyond the limit, or a record that is not an object."),
+        "nesting beyond the limit, or a record that is not an object.",
+    ),
     "sealer_internal_fault": _r(
-        INVALID, "An input object raised while being read or compared (for example a hostile "
-        "__eq__ or property); the episode is refused rather than sealed."),
+        INVALID,
+        "An input object raised while being read or compared (for example a hostile "
+        "__eq__ or property); the episode is refused rather than sealed.",
+    ),
     # --- trace_identity_mismatch ---
     "problem_frame_digest_mismatch": _r(
-        MISMATCH, "frame_digest does not reproduce from the ProblemFrame projection."),
+        MISMATCH, "frame_digest does not reproduce from the ProblemFrame projection."
+    ),
     "contract_assessment_id_mismatch": _r(
-        MISMATCH, "assessment_id does not reproduce from the ContractAssessment projection."),
+        MISMATCH, "assessment_id does not reproduce from the ContractAssessment projection."
+    ),
     "assessment_frame_mismatch": _r(
-        MISMATCH, "The assessment's problem_frame_digest is not the supplied frame's digest."),
-    "residual_id_mismatch": _r(
-        MISMATCH, "A residual_id does not reproduce from its residual."),
+        MISMATCH, "The assessment's problem_frame_digest is not the supplied frame's digest."
+    ),
+    "residual_id_mismatch": _r(MISMATCH, "A residual_id does not reproduce from its residual."),
     "residual_assessment_mismatch": _r(
-        MISMATCH, "A residual does not bind to the refused assessment: different organ or "
-        "evidence spans, or a code the assessment does not carry."),
-    "duplicate_residual_code": _r(
-        MISMATCH, "Two residuals carry the same residual_code."),
-    "residual_order_violation": _r(
-        MISMATCH, "Residuals are not in ascending residual_id order."),
-    "orphan_residual": _r(
-        MISMATCH, "A supplied residual is not named by the gate's residual_ids."),
+        MISMATCH,
+        "A residual does not bind to the refused assessment: different organ or "
+        "evidence spans, or a code the assessment does not carry.",
+    ),
+    "duplicate_residual_code": _r(MISMATCH, "Two residuals carry the same residual_code."),
+    "residual_order_violation": _r(MISMATCH, "Residuals are not in ascending residual_id order."),
+    "orphan_residual": _r(MISMATCH, "A supplied residual is not named by the gate's residual_ids."),
     "gate_residual_mismatch": _r(
-        MISMATCH, "The gate's residual_ids or input_digest does not match the residual records."),
-    "gate_decision_id_mismatch": _r(
-        MISMATCH, "The gate's decision_id does not reproduce."),
-    "budget_id_mismatch": _r(
-        MISMATCH, "The budget's budget_id does not reproduce."),
+        MISMATCH, "The gate's residual_ids or input_digest does not match the residual records."
+    ),
+    "gate_decision_id_mismatch": _r(MISMATCH, "The gate's decision_id does not reproduce."),
+    "budget_id_mismatch": _r(MISMATCH, "The budget's budget_id does not reproduce."),
     "budget_gate_mismatch": _r(
-        MISMATCH, "The budget does not bind to the gate (gate_decision_id, "
-        "gate_policy_version, gate_input_digest or evidence_spans differ)."),
+        MISMATCH,
+        "The budget does not bind to the gate (gate_decision_id, "
+        "gate_policy_version, gate_input_digest or evidence_spans differ).",
+    ),
     "run_input_digest_mismatch": _r(
-        MISMATCH, "The run's input_digest does not reproduce from the run, gate and budget."),
-    "run_id_mismatch": _r(
-        MISMATCH, "The run's run_id does not reproduce."),
+        MISMATCH, "The run's input_digest does not reproduce from the run, gate and budget."
+    ),
+    "run_id_mismatch": _r(MISMATCH, "The run's run_id does not reproduce."),
     "run_binding_mismatch": _r(
-        MISMATCH, "The run does not bind to the frame, assessment, residuals, gate or budget."),
+        MISMATCH, "The run does not bind to the frame, assessment, residuals, gate or budget."
+    ),
     "run_not_authorized": _r(
-        MISMATCH, "A GeometricSearchRun exists without an eligible gate and an allowed budget."),
+        MISMATCH, "A GeometricSearchRun exists without an eligible gate and an allowed budget."
+    ),
     "run_without_attempts_not_exhausted": _r(
-        MISMATCH, "A run with no attempts is not exhausted_no_candidate."),
+        MISMATCH, "A run with no attempts is not exhausted_no_candidate."
+    ),
     "run_refusal_outcome_id_mismatch": _r(
-        MISMATCH, "The SearchRunRefusal's outcome_id does not reproduce."),
+        MISMATCH, "The SearchRunRefusal's outcome_id does not reproduce."
+    ),
     "run_refusal_binding_mismatch": _r(
-        MISMATCH, "The SearchRunRefusal's gate_decision_id or budget_id is not the records' id."),
-    "attempt_id_mismatch": _r(
-        MISMATCH, "An attempt_id does not reproduce (ADR-0228 §10)."),
+        MISMATCH, "The SearchRunRefusal's gate_decision_id or budget_id is not the records' id."
+    ),
+    "attempt_id_mismatch": _r(MISMATCH, "An attempt_id does not reproduce (ADR-0228 §10)."),
     "attempt_order_violation": _r(
-        MISMATCH, "An attempt's attempt_index is not its position in the run."),
+        MISMATCH, "An attempt's attempt_index is not its position in the run."
+    ),
     "attempt_input_digest_mismatch": _r(
-        MISMATCH, "An attempt's input_digest is not the run's input_digest."),
-    "duplicate_attempt_id": _r(
-        MISMATCH, "Two attempts of the run carry the same attempt_id."),
+        MISMATCH, "An attempt's input_digest is not the run's input_digest."
+    ),
+    "duplicate_attempt_id": _r(MISMATCH, "Two attempts of the run carry the same attempt_id."),
     "orphan_parent_attempt": _r(
-        MISMATCH, "A parent_attempt_id is not the id of an earlier attempt of the same run."),
-    "replay_result_id_mismatch": _r(
-        MISMATCH, "A replay_result_id does not reproduce."),
-    "replay_refusal_id_mismatch": _r(
-        MISMATCH, "A replay_refusal_id does not reproduce."),
+        MISMATCH, "A parent_attempt_id is not the id of an earlier attempt of the same run."
+    ),
+    "replay_result_id_mismatch": _r(MISMATCH, "A replay_result_id does not reproduce."),
+    "replay_refusal_id_mismatch": _r(MISMATCH, "A replay_refusal_id does not reproduce."),
     "orphan_replay_result": _r(
-        MISMATCH, "A replay result does not bind to the run, one of its attempts and that "
-        "attempt's candidate_digest (or sits next to a run refusal)."),
+        MISMATCH,
+        "A replay result does not bind to the run, one of its attempts and that "
+        "attempt's candidate_digest (or sits next to a run refusal).",
+    ),
     "orphan_replay_refusal": _r(
-        MISMATCH, "A replay refusal does not bind to the run, one of its attempts and that "
-        "attempt's candidate_digest (or sits next to a run refusal)."),
+        MISMATCH,
+        "A replay refusal does not bind to the run, one of its attempts and that "
+        "attempt's candidate_digest (or sits next to a run refusal).",
+    ),
     "version_entry_mismatch": _r(
-        MISMATCH, "A schema_versions or policy_versions entry differs from the version its "
-        "records carry."),
+        MISMATCH,
+        "A schema_versions or policy_versions entry differs from the version its records carry.",
+    ),
     "trace_input_mismatch": _r(
-        MISMATCH, "The claimed PracticeTraceInput differs from the one built from the records."),
+        MISMATCH, "The claimed PracticeTraceInput differs from the one built from the records."
+    ),
     # --- trace_upstream_incomplete ---
     "missing_problem_frame": _r(INCOMPLETE, "The episode has no ProblemFrame projection."),
     "missing_contract_assessment": _r(
-        INCOMPLETE, "The episode has no original ContractAssessment."),
+        INCOMPLETE, "The episode has no original ContractAssessment."
+    ),
     "missing_residual": _r(
-        INCOMPLETE, "A residual is missing for an assessment code or for an id the gate names."),
+        INCOMPLETE, "A residual is missing for an assessment code or for an id the gate names."
+    ),
     "missing_search_gate_decision": _r(INCOMPLETE, "The episode has no SearchGateDecision."),
-    "missing_compute_budget_decision": _r(
-        INCOMPLETE, "The episode has no ComputeBudgetDecision."),
+    "missing_compute_budget_decision": _r(INCOMPLETE, "The episode has no ComputeBudgetDecision."),
     "missing_search_run": _r(
-        INCOMPLETE, "The episode has neither a GeometricSearchRun nor a SearchRunRefusal."),
+        INCOMPLETE, "The episode has neither a GeometricSearchRun nor a SearchRunRefusal."
+    ),
     "missing_replay_record": _r(
-        INCOMPLETE, "An attempt of the run has no replay result or replay refusal."),
+        INCOMPLETE, "An attempt of the run has no replay result or replay refusal."
+    ),
 }
 
 

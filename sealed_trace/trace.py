@@ -14,13 +14,12 @@ or a refusal. It emits no answer, score, rank or selection field (ADR §7.3).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, cast
 
 from sealed_trace import _reader as r
-from sealed_trace.identity import IdentityError, identity_digest
+from sealed_trace.identity import identity_digest
 from sealed_trace.reasons import FAMILY_ORDER, REASON_CODES
 from sealed_trace.upstream.budget import (
     COMPUTE_BUDGET_POLICY_VERSION,
@@ -340,13 +339,15 @@ class _Checker:
         if raw is _MISSING:
             self.p.add("missing_episode_field", f"episode.{name} is absent")
             return None
-        if not issubclass(type(raw), tuple):
+        items = r.exact_tuple(raw)
+        if isinstance(items, r.Bad):
             self.p.add(schema.code, f"episode.{name} is not a tuple of {schema.label} records")
             return None
-        items = tuple.__getitem__(raw, slice(None))  # type: ignore[arg-type]
         where = f"episode.{name}"
-        return [_Read(*r.read_record(item, schema, self.p, where, index))
-                for index, item in enumerate(items)]
+        return [
+            _Read(*r.read_record(item, schema, self.p, where, index))
+            for index, item in enumerate(items)
+        ]
 
     def _version(self, value: object, supported: str, where: str) -> None:
         if isinstance(value, str) and value != supported:
@@ -403,22 +404,39 @@ class _Checker:
             self.p.add("missing_search_run", "the episode has neither a run nor a run refusal")
 
         # Version values the records carry (sealing-policy §4, §8).
-        self._version(frame.get("frame_schema_version"), PROBLEM_FRAME_IDENTITY_VERSION,
-                      "problem_frame.frame_schema_version")
-        self._version(gate.get("policy_version"), SEARCH_GATE_POLICY_VERSION,
-                      "search_gate_decision.policy_version")
-        self._version(budget.get("policy_version"), COMPUTE_BUDGET_POLICY_VERSION,
-                      "compute_budget_decision.policy_version")
+        self._version(
+            frame.get("frame_schema_version"),
+            PROBLEM_FRAME_IDENTITY_VERSION,
+            "problem_frame.frame_schema_version",
+        )
+        self._version(
+            gate.get("policy_version"),
+            SEARCH_GATE_POLICY_VERSION,
+            "search_gate_decision.policy_version",
+        )
+        self._version(
+            budget.get("policy_version"),
+            COMPUTE_BUDGET_POLICY_VERSION,
+            "compute_budget_decision.policy_version",
+        )
         for read, where in ((run, "geometric_search_run"), (run_refusal, "search_run_refusal")):
-            self._version(read.get("run_policy_version"),
-                          GEOMETRIC_SEARCH_RUN_POLICY_VERSION, f"{where}.run_policy_version")
-        self._version(run.get("schema_version"), GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION,
-                      "geometric_search_run.schema_version")
+            self._version(
+                read.get("run_policy_version"),
+                GEOMETRIC_SEARCH_RUN_POLICY_VERSION,
+                f"{where}.run_policy_version",
+            )
+        self._version(
+            run.get("schema_version"),
+            GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION,
+            "geometric_search_run.schema_version",
+        )
         for reads, where in ((results, "replay_results"), (refusals, "replay_refusals")):
             for index, read in enumerate(reads or ()):
-                self._version(read.get("replay_policy_version"),
-                              CONTRACT_PROOF_REPLAY_POLICY_VERSION,
-                              f"{where}[{index}].replay_policy_version")
+                self._version(
+                    read.get("replay_policy_version"),
+                    CONTRACT_PROOF_REPLAY_POLICY_VERSION,
+                    f"{where}[{index}].replay_policy_version",
+                )
 
         e = self.e
         e.frame = frame.record  # type: ignore[assignment]
@@ -440,18 +458,32 @@ class _Checker:
             any_replay=bool(results) or bool(refusals),
             carried=self._carried(frame, gate, budget, run, run_refusal, results, refusals),
         )
-        self._collect_ids(frame, assessment, residuals, gate, budget, run, run_refusal,
-                          results, refusals, run_present, refusal_present)
+        self._collect_ids(
+            frame,
+            assessment,
+            residuals,
+            gate,
+            budget,
+            run,
+            run_refusal,
+            results,
+            refusals,
+            run_present,
+            refusal_present,
+        )
 
     @staticmethod
     def _carried(
-        frame: _Read, gate: _Read, budget: _Read, run: _Read, run_refusal: _Read,
-        results: list[_Read] | None, refusals: list[_Read] | None,
+        frame: _Read,
+        gate: _Read,
+        budget: _Read,
+        run: _Read,
+        run_refusal: _Read,
+        results: list[_Read] | None,
+        refusals: list[_Read] | None,
     ) -> dict[tuple[str, str], list[object]]:
-        replay = [x.get("replay_policy_version") for x in (*(results or ()),
-                                                                  *(refusals or ()))]
-        run_policy = [run.get("run_policy_version"),
-                      run_refusal.get("run_policy_version")]
+        replay = [x.get("replay_policy_version") for x in (*(results or ()), *(refusals or ()))]
+        run_policy = [run.get("run_policy_version"), run_refusal.get("run_policy_version")]
         return {
             ("policy", "compute_budget"): [budget.get("policy_version")],
             ("policy", "contract_proof_replay"): replay,
@@ -462,11 +494,18 @@ class _Checker:
         }
 
     def _read_versions(
-        self, *, run_present: bool, any_replay: bool,
+        self,
+        *,
+        run_present: bool,
+        any_replay: bool,
         carried: dict[tuple[str, str], list[object]],
     ) -> None:
-        policy_expected = {"compute_budget", "geometric_search_run", "sealed_practice_trace",
-                           "search_gate"}
+        policy_expected = {
+            "compute_budget",
+            "geometric_search_run",
+            "sealed_practice_trace",
+            "search_gate",
+        }
         if any_replay:
             policy_expected.add("contract_proof_replay")
         schema_expected = {"contract_assessment_identity", "problem_frame_identity"}
@@ -484,8 +523,10 @@ class _Checker:
                 continue
             pairs = r.PAIRS.check(raw)  # type: ignore[misc]
             if pairs is r.BAD:
-                self.p.add("malformed_version_list", f"episode.{attr} is not a tuple of "
-                           "(name, version) pairs of non-empty strings")
+                self.p.add(
+                    "malformed_version_list",
+                    f"episode.{attr} is not a tuple of (name, version) pairs of non-empty strings",
+                )
                 self.versions_ok = False
                 continue
             entries: tuple[tuple[str, str], ...] = pairs  # type: ignore[assignment]
@@ -502,27 +543,40 @@ class _Checker:
                 self.versions_ok = False
             for name in names:
                 if name not in expected:
-                    self.p.add("unexpected_version_entry",
-                               f"episode.{attr} holds {name!r}, which this episode does not use")
+                    self.p.add(
+                        "unexpected_version_entry",
+                        f"episode.{attr} holds {name!r}, which this episode does not use",
+                    )
                     self.versions_ok = False
             for name, version in entries:
                 if name not in expected:
                     continue
                 if version != manifest[name]:
-                    self.p.add("unsupported_version_entry",
-                               f"episode.{attr} gives {name} {version!r}, "
-                               f"not {manifest[name]!r}")
+                    self.p.add(
+                        "unsupported_version_entry",
+                        f"episode.{attr} gives {name} {version!r}, not {manifest[name]!r}",
+                    )
                     continue
                 for value in carried.get((kind, name), ()):
                     if value in manifest.values() and value != version:
-                        self.p.add("version_entry_mismatch",
-                                   f"episode.{attr} gives {name} {version!r}, "
-                                   f"records carry {value!r}")
+                        self.p.add(
+                            "version_entry_mismatch",
+                            f"episode.{attr} gives {name} {version!r}, records carry {value!r}",
+                        )
 
     def _collect_ids(
-        self, frame: _Read, assessment: _Read, residuals: list[_Read] | None, gate: _Read,
-        budget: _Read, run: _Read, run_refusal: _Read, results: list[_Read] | None,
-        refusals: list[_Read] | None, run_present: bool, refusal_present: bool,
+        self,
+        frame: _Read,
+        assessment: _Read,
+        residuals: list[_Read] | None,
+        gate: _Read,
+        budget: _Read,
+        run: _Read,
+        run_refusal: _Read,
+        results: list[_Read] | None,
+        refusals: list[_Read] | None,
+        run_present: bool,
+        refusal_present: bool,
     ) -> None:
         ids = self.ids
         ids["trace_policy_version"] = self.e.trace_policy_version
@@ -537,8 +591,7 @@ class _Checker:
             ids["geometric_search_run_id"] = run.get("run_id")
             attempts = run.get("candidate_attempts")
             ids["candidate_attempt_ids"] = (
-                None if attempts is None
-                else tuple(a.attempt_id for a in attempts)  # type: ignore[attr-defined]
+                None if attempts is None else tuple(a.attempt_id for a in attempts)  # type: ignore[attr-defined]
             )
         elif refusal_present and not run_present:
             ids["geometric_search_run_id"] = run_refusal.get("outcome_id")
@@ -548,10 +601,18 @@ class _Checker:
 
     def build_input(self) -> None:
         keys = (
-            "trace_policy_version", "problem_frame_digest", "original_contract_assessment_id",
-            "residual_ids", "search_gate_decision_id", "compute_budget_id",
-            "geometric_search_run_id", "candidate_attempt_ids", "replay_result_ids",
-            "replay_refusal_ids", "schema_versions", "policy_versions",
+            "trace_policy_version",
+            "problem_frame_digest",
+            "original_contract_assessment_id",
+            "residual_ids",
+            "search_gate_decision_id",
+            "compute_budget_id",
+            "geometric_search_run_id",
+            "candidate_attempt_ids",
+            "replay_result_ids",
+            "replay_refusal_ids",
+            "schema_versions",
+            "policy_versions",
         )
         if not self.versions_ok or any(self.ids.get(key) is None for key in keys):
             return
@@ -569,8 +630,7 @@ class _Checker:
 
     # -- recomputation and binding (sealing-policy §3) -------------------------------------
 
-    def _recompute(self, claimed: str, actual: str, code: str, where: str, *args: object
-                   ) -> bool:
+    def _recompute(self, claimed: str, actual: str, code: str, where: str, *args: object) -> bool:
         """Compare a claimed id with its recomputation; ``where`` is formatted on mismatch."""
         if actual == claimed:
             return True
@@ -581,25 +641,45 @@ class _Checker:
         e = self.e
         frame, assessment, gate, budget = e.frame, e.assessment, e.gate, e.budget
         if frame is not None:
-            self._recompute(frame.frame_digest, problem_frame_digest(frame, checked=False),
-                            "problem_frame_digest_mismatch", "problem_frame.frame_digest")
+            self._recompute(
+                frame.frame_digest,
+                problem_frame_digest(frame, checked=False),
+                "problem_frame_digest_mismatch",
+                "problem_frame.frame_digest",
+            )
         if assessment is not None:
-            self._recompute(assessment.assessment_id, contract_assessment_id(assessment, checked=False),
-                            "contract_assessment_id_mismatch", "contract_assessment.assessment_id")
+            self._recompute(
+                assessment.assessment_id,
+                contract_assessment_id(assessment, checked=False),
+                "contract_assessment_id_mismatch",
+                "contract_assessment.assessment_id",
+            )
             if assessment.runnable:
-                self.p.add("runnable_contract_assessment",
-                           "the original assessment is runnable, not refused")
+                self.p.add(
+                    "runnable_contract_assessment",
+                    "the original assessment is runnable, not refused",
+                )
             if frame is not None and assessment.problem_frame_digest != frame.frame_digest:
-                self.p.add("assessment_frame_mismatch",
-                           "contract_assessment.problem_frame_digest is not the frame's digest")
+                self.p.add(
+                    "assessment_frame_mismatch",
+                    "contract_assessment.problem_frame_digest is not the frame's digest",
+                )
         self._check_residuals()
         if gate is not None:
-            self._recompute(gate.decision_id, gate_decision_id(gate, checked=False),
-                            "gate_decision_id_mismatch", "search_gate_decision.decision_id")
+            self._recompute(
+                gate.decision_id,
+                gate_decision_id(gate, checked=False),
+                "gate_decision_id_mismatch",
+                "search_gate_decision.decision_id",
+            )
             self._check_gate_residuals(gate)
         if budget is not None:
-            self._recompute(budget.budget_id, budget_id(budget, checked=False),
-                            "budget_id_mismatch", "compute_budget_decision.budget_id")
+            self._recompute(
+                budget.budget_id,
+                budget_id(budget, checked=False),
+                "budget_id_mismatch",
+                "compute_budget_decision.budget_id",
+            )
             if gate is not None and (
                 budget.gate_decision_id != gate.decision_id
                 or budget.gate_policy_version != gate.policy_version
@@ -620,11 +700,17 @@ class _Checker:
             return
         codes_seen: set[str] = set()
         for index, res in enumerate(e.residuals):
-            self._recompute(res.residual_id, residual_id(res, checked=False),
-                            "residual_id_mismatch", "residuals[{}].residual_id", index)
+            self._recompute(
+                res.residual_id,
+                residual_id(res, checked=False),
+                "residual_id_mismatch",
+                "residuals[{}].residual_id",
+                index,
+            )
             if res.residual_code in codes_seen:
-                self.p.add("duplicate_residual_code",
-                           f"residuals[{index}] repeats {res.residual_code!r}")
+                self.p.add(
+                    "duplicate_residual_code", f"residuals[{index}] repeats {res.residual_code!r}"
+                )
             codes_seen.add(res.residual_code)
             a = e.assessment
             if a is not None and (
@@ -632,14 +718,17 @@ class _Checker:
                 or res.evidence_spans != a.evidence_spans
                 or res.residual_code not in (*a.missing_bindings, *a.unresolved_hazards)
             ):
-                self.p.add("residual_assessment_mismatch",
-                           f"residuals[{index}] does not bind to the refused assessment")
+                self.p.add(
+                    "residual_assessment_mismatch",
+                    f"residuals[{index}] does not bind to the refused assessment",
+                )
         ids = [res.residual_id for res in e.residuals]
-        if any(left >= right for left, right in zip(ids, ids[1:])):
+        if any(ids[i] >= ids[i + 1] for i in range(len(ids) - 1)):
             self.p.add("residual_order_violation", "residuals are not in ascending id order")
         if e.assessment is not None:
-            for code in dict.fromkeys((*e.assessment.missing_bindings,
-                                       *e.assessment.unresolved_hazards)):
+            for code in dict.fromkeys(
+                (*e.assessment.missing_bindings, *e.assessment.unresolved_hazards)
+            ):
                 if code not in codes_seen:
                     self.p.add("missing_residual", f"no residual for assessment code {code!r}")
 
@@ -659,16 +748,23 @@ class _Checker:
             return
         if tuple(supplied) != gate.residual_ids:
             self.p.add("gate_residual_mismatch", "gate.residual_ids differ from the residuals")
-        self._recompute(gate.input_digest, gate_input_digest(residuals, checked=False),
-                        "gate_residual_mismatch", "search_gate_decision.input_digest")
+        self._recompute(
+            gate.input_digest,
+            gate_input_digest(residuals, checked=False),
+            "gate_residual_mismatch",
+            "search_gate_decision.input_digest",
+        )
 
     def _check_run(self, run: GeometricSearchRun) -> None:
         e, p = self.e, self.p
         gate, budget = e.gate, e.budget
         payloads = [attempt_payload(a) for a in run.candidate_attempts]
-        self._recompute(run.run_id,
-                        identity_digest(run_payload(run, payloads), checked=False),
-                        "run_id_mismatch", "geometric_search_run.run_id")
+        self._recompute(
+            run.run_id,
+            identity_digest(run_payload(run, payloads), checked=False),
+            "run_id_mismatch",
+            "geometric_search_run.run_id",
+        )
         if gate is not None and budget is not None:
             self._recompute(
                 run.input_digest,
@@ -687,50 +783,83 @@ class _Checker:
                     schema_version=run.schema_version,
                     checked=False,
                 ),
-                "run_input_digest_mismatch", "geometric_search_run.input_digest",
+                "run_input_digest_mismatch",
+                "geometric_search_run.input_digest",
             )
             if gate.status is not SearchGateStatus.ELIGIBLE or (
                 budget.status is not ComputeBudgetStatus.BUDGET_ALLOWED
             ):
-                p.add("run_not_authorized", "a run exists without an eligible gate and an "
-                      "allowed budget")
-        self._bind_run(run.problem_frame_digest, run.contract_assessment_id, run.residual_ids,
-                       run.gate_decision_id, run.budget_id, "run_binding_mismatch")
+                p.add(
+                    "run_not_authorized",
+                    "a run exists without an eligible gate and an allowed budget",
+                )
+        self._bind_run(
+            run.problem_frame_digest,
+            run.contract_assessment_id,
+            run.residual_ids,
+            run.gate_decision_id,
+            run.budget_id,
+            "run_binding_mismatch",
+        )
         attempts = run.candidate_attempts
         if not attempts and run.run_disposition is not SearchRunDisposition.EXHAUSTED_NO_CANDIDATE:
-            p.add("run_without_attempts_not_exhausted",
-                  f"a run with no attempts is {run.run_disposition.value}")
+            p.add(
+                "run_without_attempts_not_exhausted",
+                f"a run with no attempts is {run.run_disposition.value}",
+            )
         seen: set[str] = set()
         where = "geometric_search_run.candidate_attempts[{}]"
         for index, attempt in enumerate(attempts):
             blanked = {**payloads[index], "attempt_id": ""}
-            self._recompute(attempt.attempt_id, identity_digest(blanked, checked=False),
-                            "attempt_id_mismatch", where + ".attempt_id", index)
+            self._recompute(
+                attempt.attempt_id,
+                identity_digest(blanked, checked=False),
+                "attempt_id_mismatch",
+                where + ".attempt_id",
+                index,
+            )
             if attempt.attempt_index != index:
-                p.add("attempt_order_violation", f"{where.format(index)}.attempt_index is "
-                      f"{attempt.attempt_index}")
+                p.add(
+                    "attempt_order_violation",
+                    f"{where.format(index)}.attempt_index is {attempt.attempt_index}",
+                )
             if attempt.input_digest != run.input_digest:
-                p.add("attempt_input_digest_mismatch",
-                      f"{where.format(index)}.input_digest is not the run's")
+                p.add(
+                    "attempt_input_digest_mismatch",
+                    f"{where.format(index)}.input_digest is not the run's",
+                )
             if attempt.parent_attempt_id is not None and attempt.parent_attempt_id not in seen:
-                p.add("orphan_parent_attempt", f"{where.format(index)}.parent_attempt_id names "
-                      "no earlier attempt of this run")
+                p.add(
+                    "orphan_parent_attempt",
+                    f"{where.format(index)}.parent_attempt_id names no earlier attempt of this run",
+                )
             if attempt.attempt_id in seen:
-                p.add("duplicate_attempt_id",
-                      f"{where.format(index)}.attempt_id repeats an earlier attempt")
+                p.add(
+                    "duplicate_attempt_id",
+                    f"{where.format(index)}.attempt_id repeats an earlier attempt",
+                )
             seen.add(attempt.attempt_id)
 
-    def _bind_run(self, frame_digest: object, assessment_id: object, residual_ids: object,
-                  gate_id: object, budget_ref: object, code: str) -> None:
+    def _bind_run(
+        self,
+        frame_digest: object,
+        assessment_id: object,
+        residual_ids: object,
+        gate_id: object,
+        budget_ref: object,
+        code: str,
+    ) -> None:
         e = self.e
         expected_residuals = (
-            e.gate.residual_ids if e.gate is not None
-            else tuple(x.residual_id for x in e.residuals) if e.residuals is not None else None
+            e.gate.residual_ids
+            if e.gate is not None
+            else tuple(x.residual_id for x in e.residuals)
+            if e.residuals is not None
+            else None
         )
         pairs = (
             ("problem_frame_digest", frame_digest, e.frame and e.frame.frame_digest),
-            ("contract_assessment_id", assessment_id,
-             e.assessment and e.assessment.assessment_id),
+            ("contract_assessment_id", assessment_id, e.assessment and e.assessment.assessment_id),
             ("residual_ids", residual_ids, expected_residuals),
             ("gate_decision_id", gate_id, e.gate and e.gate.decision_id),
             ("budget_id", budget_ref, e.budget and e.budget.budget_id),
@@ -741,27 +870,43 @@ class _Checker:
 
     def _check_run_refusal(self, refusal: SearchRunRefusal) -> None:
         e = self.e
-        self._recompute(refusal.outcome_id, run_refusal_outcome_id(refusal, checked=False),
-                        "run_refusal_outcome_id_mismatch", "search_run_refusal.outcome_id")
+        self._recompute(
+            refusal.outcome_id,
+            run_refusal_outcome_id(refusal, checked=False),
+            "run_refusal_outcome_id_mismatch",
+            "search_run_refusal.outcome_id",
+        )
         if e.gate is not None and refusal.gate_decision_id != e.gate.decision_id:
-            self.p.add("run_refusal_binding_mismatch",
-                       "search_run_refusal.gate_decision_id is not the gate's id")
+            self.p.add(
+                "run_refusal_binding_mismatch",
+                "search_run_refusal.gate_decision_id is not the gate's id",
+            )
         if e.budget is not None and refusal.budget_id != e.budget.budget_id:
-            self.p.add("run_refusal_binding_mismatch",
-                       "search_run_refusal.budget_id is not the budget's id")
+            self.p.add(
+                "run_refusal_binding_mismatch",
+                "search_run_refusal.budget_id is not the budget's id",
+            )
 
     def _check_replay(self) -> None:
         e, p = self.e, self.p
         records: list[tuple[str, int, ReplayAdapterResult | ReplayAdapterRefusal]] = []
         for index, result in enumerate(e.results or ()):
-            self._recompute(result.replay_result_id, replay_result_id(result, checked=False),
-                            "replay_result_id_mismatch", "replay_results[{}].replay_result_id",
-                            index)
+            self._recompute(
+                result.replay_result_id,
+                replay_result_id(result, checked=False),
+                "replay_result_id_mismatch",
+                "replay_results[{}].replay_result_id",
+                index,
+            )
             records.append(("replay_results", index, result))
         for index, refusal in enumerate(e.refusals or ()):
-            self._recompute(refusal.replay_refusal_id, replay_refusal_id(refusal, checked=False),
-                            "replay_refusal_id_mismatch", "replay_refusals[{}].replay_refusal_id",
-                            index)
+            self._recompute(
+                refusal.replay_refusal_id,
+                replay_refusal_id(refusal, checked=False),
+                "replay_refusal_id_mismatch",
+                "replay_refusals[{}].replay_refusal_id",
+                index,
+            )
             records.append(("replay_refusals", index, refusal))
         run = e.run
         attempts: dict[str, CandidateAttempt] = (
@@ -769,12 +914,12 @@ class _Checker:
         )
         for array, index, record in records:
             orphan = (
-                "orphan_replay_result" if isinstance(record, ReplayAdapterResult)
+                "orphan_replay_result"
+                if isinstance(record, ReplayAdapterResult)
                 else "orphan_replay_refusal"
             )
             if e.run_refusal is not None:
-                p.add(orphan, f"{array}[{index}] sits next to a run refusal, which has no "
-                      "attempts")
+                p.add(orphan, f"{array}[{index}] sits next to a run refusal, which has no attempts")
             elif run is not None:
                 attempt = attempts.get(record.attempt_id) if record.attempt_id else None
                 if (
@@ -782,8 +927,11 @@ class _Checker:
                     or attempt is None
                     or record.candidate_digest != attempt.candidate_digest
                 ):
-                    p.add(orphan, f"{array}[{index}] does not bind to the run, an attempt of "
-                          "it and that attempt's candidate")
+                    p.add(
+                        orphan,
+                        f"{array}[{index}] does not bind to the run, an attempt of "
+                        "it and that attempt's candidate",
+                    )
         if run is None or e.results is None or e.refusals is None:
             return
         named: dict[str, int] = {}
@@ -793,11 +941,14 @@ class _Checker:
         for attempt in run.candidate_attempts:
             count = named.get(attempt.attempt_id, 0)
             if count == 0:
-                p.add("missing_replay_record",
-                      f"attempt {attempt.attempt_index} has no replay record")
+                p.add(
+                    "missing_replay_record", f"attempt {attempt.attempt_index} has no replay record"
+                )
             elif count > 1:
-                p.add("duplicate_replay_record",
-                      f"attempt {attempt.attempt_index} has {count} replay records")
+                p.add(
+                    "duplicate_replay_record",
+                    f"attempt {attempt.attempt_index} has {count} replay records",
+                )
 
     def _check_spans(self) -> None:
         e = self.e
@@ -809,9 +960,11 @@ class _Checker:
             for index, span in enumerate(spans):
                 start, end = span.start, span.end
                 if not 0 <= start < end <= length or text[start:end] != span.text:
-                    self.p.add("inexact_evidence_span",
-                               f"{where.format(position)}.evidence_spans[{index}] "
-                               f"{span.text!r} at {start}:{end} is not exact in the problem text")
+                    self.p.add(
+                        "inexact_evidence_span",
+                        f"{where.format(position)}.evidence_spans[{index}] "
+                        f"{span.text!r} at {start}:{end} is not exact in the problem text",
+                    )
 
     def copied_spans(self) -> list[tuple[str, int, tuple[SourceSpan, ...]]]:
         """The spans the trace copies, in sealing-policy §5 order.
@@ -878,8 +1031,9 @@ def _refusal(problems: r.Problems, input_digest: str | None) -> PracticeTraceRef
     )
 
 
-def _sealed(checker: _Checker, trace_input: PracticeTraceInput, explanation: str
-            ) -> SealedPracticeTrace:
+def _sealed(
+    checker: _Checker, trace_input: PracticeTraceInput, explanation: str
+) -> SealedPracticeTrace:
     e = checker.e
     disposition = checker.disposition()
     chain = (
@@ -967,11 +1121,13 @@ def _outcome(
         record, _ = r.read_record(claimed, _TRACE_INPUT, problems, "trace_input")
         if record is not None and built is not None and record != built:
             differing = [
-                name for name, _ in _TRACE_INPUT.fields
+                name
+                for name, _ in _TRACE_INPUT.fields
                 if getattr(record, name) != getattr(built, name)
             ]
-            problems.add("trace_input_mismatch",
-                         "the claimed trace input differs in " + ", ".join(differing))
+            problems.add(
+                "trace_input_mismatch", "the claimed trace input differs in " + ", ".join(differing)
+            )
     digest = built.input_digest if built is not None else None
     if problems.codes or built is None:
         if not problems.codes:  # unreachable by construction; refuse rather than guess
@@ -979,18 +1135,22 @@ def _outcome(
         return _refusal(problems, digest)
     if want_input:
         return built
-    return _sealed(checker, built, str.__str__(explanation))  # type: ignore[arg-type]
+    return _sealed(checker, built, str.__str__(cast(str, explanation)))
 
 
 def _guarded(
-    episode: object, claimed: object, explanation: object, prior: r.Problems | None,
-    *, want_input: bool,
+    episode: object,
+    claimed: object,
+    explanation: object,
+    prior: r.Problems | None,
+    *,
+    want_input: bool,
 ) -> PracticeTraceOutcome | PracticeTraceInput:
     try:
         return _outcome(episode, claimed, explanation, prior, want_input=want_input)
     except KeyboardInterrupt:
         raise
-    except BaseException as error:  # noqa: BLE001 - ADR-0230 §13: the sealer never raises
+    except BaseException as error:
         problems = r.Problems()
         problems.add("sealer_internal_fault", f"reading the input raised {type(error).__name__}")
         return _refusal(problems, None)

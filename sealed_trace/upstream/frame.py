@@ -94,7 +94,9 @@ def problem_frame_digest(frame: ProblemFrameProjection, *, checked: bool = True)
     )
 
 
-def contract_assessment_id(assessment: ContractAssessmentProjection, *, checked: bool = True) -> str:
+def contract_assessment_id(
+    assessment: ContractAssessmentProjection, *, checked: bool = True
+) -> str:
     """Recompute ``assessment_id`` (sealing-policy §2). Raises IdentityError as identity_digest."""
     return identity_digest(
         {
