@@ -455,6 +455,7 @@ class _Checker:
 
         self._read_versions(
             run_present=run_present and not refusal_present,
+            run_missing=not run_present and not refusal_present,
             any_replay=bool(results) or bool(refusals),
             carried=self._carried(frame, gate, budget, run, run_refusal, results, refusals),
         )
@@ -497,6 +498,7 @@ class _Checker:
         self,
         *,
         run_present: bool,
+        run_missing: bool,
         any_replay: bool,
         carried: dict[tuple[str, str], list[object]],
     ) -> None:
@@ -511,10 +513,13 @@ class _Checker:
         schema_expected = {"contract_assessment_identity", "problem_frame_identity"}
         if run_present:
             schema_expected.add("geometric_search_run")
+        # With neither run kind supplied, whether the run schema entry belongs is unknown:
+        # the missing run is the finding (sealing-policy §8), so the entry is optional.
+        schema_optional = {"geometric_search_run"} if run_missing else set()
         carried[("policy", "sealed_practice_trace")] = [self.e.trace_policy_version]
-        for kind, attr, manifest, expected in (
-            ("schema", "schema_versions", _SCHEMA_MANIFEST, schema_expected),
-            ("policy", "policy_versions", _POLICY_MANIFEST, policy_expected),
+        for kind, attr, manifest, expected, optional in (
+            ("schema", "schema_versions", _SCHEMA_MANIFEST, schema_expected, schema_optional),
+            ("policy", "policy_versions", _POLICY_MANIFEST, policy_expected, set()),
         ):
             raw = _get(self.raw, attr)
             if raw is _MISSING:
@@ -542,14 +547,14 @@ class _Checker:
                 self.p.add("missing_version_entry", f"episode.{attr} lacks {name!r}")
                 self.versions_ok = False
             for name in names:
-                if name not in expected:
+                if name not in expected and name not in optional:
                     self.p.add(
                         "unexpected_version_entry",
                         f"episode.{attr} holds {name!r}, which this episode does not use",
                     )
                     self.versions_ok = False
             for name, version in entries:
-                if name not in expected:
+                if name not in expected and name not in optional:
                     continue
                 if version != manifest[name]:
                     self.p.add(

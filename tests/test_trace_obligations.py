@@ -249,11 +249,6 @@ def test_08_missing_run_refuses_as_incomplete(closed_episode):
     assert outcome.reason_codes == ("missing_search_run",)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: dropping only the run record also reports the episode's (correct) "
-    "geometric_search_run schema entry as unexpected_version_entry, so a missing record "
-    "refuses as trace_invalid_input; sealing-policy §8 says checks needing a missing record "
-    "are skipped and replay records with neither run kind only make the run missing"))
 @pytest.mark.parametrize("disposition", ["sealed_candidate_replay_closed",
                                          "sealed_exhausted_no_candidate"])
 def test_08_dropped_run_is_only_missing(disposition):
