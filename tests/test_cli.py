@@ -64,7 +64,9 @@ def test_seal_of_a_non_json_file_is_a_one_line_usage_error(tmp_path, capsys, con
     path.write_bytes(content)
     assert main(["seal", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and fragment in err and str(path) in err
+    assert err.count("\n") == 1
+    assert fragment in err
+    assert str(path) in err
     assert "Traceback" not in err
 
 
@@ -72,7 +74,8 @@ def test_seal_of_a_non_json_file_is_a_one_line_usage_error(tmp_path, capsys, con
 def test_seal_of_an_unreadable_path_is_a_usage_error(tmp_path, capsys, target):
     assert main(["seal", str(tmp_path / target)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("sealed-trace: error: cannot read") and err.count("\n") == 1
+    assert err.startswith("sealed-trace: error: cannot read")
+    assert err.count("\n") == 1
 
 
 def test_verify_same_and_different(episode_file, tmp_path, capsysbinary):
@@ -94,7 +97,8 @@ def test_verify_with_an_unreadable_outcome_is_a_usage_error(episode_file, tmp_pa
 def test_explain_knows_every_reason_code(code, capsys):
     assert main(["explain", code]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(code) and REASON_CODES[code][0] in out
+    assert out.startswith(code)
+    assert REASON_CODES[code][0] in out
 
 
 def test_explain_knows_dispositions(capsys):
@@ -120,4 +124,5 @@ def test_bad_usage_is_exit_2_without_traceback():
         [sys.executable, "-m", "sealed_trace", "seal"], capture_output=True, text=True, check=False
     )
     assert result.returncode == 2
-    assert "Traceback" not in result.stderr and "error:" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "error:" in result.stderr

@@ -39,7 +39,8 @@ def test_a_document_seals_like_the_episode_it_encodes(disposition):
 def test_outcome_document_is_canonical_json_plus_newline():
     outcome = seal(build_episode())
     data = encode_outcome(outcome)
-    assert data.endswith(b"\n") and not data.endswith(b"\n\n")
+    assert data.endswith(b"\n")
+    assert not data.endswith(b"\n\n")
     document = json.loads(data)
     assert data == (ind.canonical(document) + "\n").encode("utf-8")
     assert document["format"] == "sealed_trace.outcome.v1"
