@@ -897,3 +897,115 @@ def test_sealing_reads_the_frame_facts_without_changing_them(closed_episode):
     outcome = sealed(ep)
     assert ind.canonical(facts) == snapshot
     assert outcome.problem_frame_digest == ind.frame_digest(ep.problem_frame)
+
+
+# --- further span, shape and claim rules ------------------------------------------------
+
+ZZZ = SourceSpan("zzz", 0, 3, 0)  # well formed, not exact in the problem text
+
+
+@pytest.mark.parametrize(
+    "path",
+    [("residuals", 0), ("attempt", 0), ("replay_results", 0)],
+    ids=["residual", "attempt", "replay-result"],
+)
+def test_inexact_span_in_any_copied_record_is_invalid(closed_episode, path):
+    ep = closed_episode
+    if path[0] == "residuals":
+        ep = replace(ep, residuals=(replace(ep.residuals[0], evidence_spans=(ZZZ,)),
+                                    *ep.residuals[1:]))
+    elif path[0] == "attempt":
+        run = ep.geometric_search_run
+        attempts = (replace(run.candidate_attempts[0], evidence_spans=(ZZZ,)),
+                    *run.candidate_attempts[1:])
+        ep = replace(ep, geometric_search_run=replace(run, candidate_attempts=attempts))
+    else:
+        ep = replace(ep, replay_results=(replace(ep.replay_results[0], evidence_spans=(ZZZ,)),
+                                         *ep.replay_results[1:]))
+    ep = refresh_ids(ep)
+    assert ind.id_mismatches(ep) == []
+    outcome = refused(ep)
+    assert outcome.practice_disposition is PracticeDisposition.TRACE_INVALID_INPUT
+    assert "inexact_evidence_span" in outcome.reason_codes
+
+
+def test_gate_and_budget_spans_need_not_be_exact(closed_episode):
+    gate = replace(closed_episode.search_gate_decision, evidence_spans=(ZZZ,))
+    budget = replace(closed_episode.compute_budget_decision, evidence_spans=(ZZZ,))
+    ep = refresh_ids(replace(closed_episode, search_gate_decision=gate,
+                             compute_budget_decision=budget))
+    outcome = sealed(ep)
+    assert ZZZ not in outcome.evidence_spans
+    assert_matches_independent(outcome, ep)
+
+
+def test_empty_residual_context_seals_as_original_refusal(refusal_episode):
+    from sealed_trace.upstream import ComputeBudgetStatus, SearchGateStatus
+
+    r = refusal_episode
+    ep = refresh_ids(replace(
+        r,
+        contract_assessment=replace(r.contract_assessment, missing_bindings=(),
+                                    unresolved_hazards=()),
+        residuals=(),
+        search_gate_decision=replace(
+            r.search_gate_decision, residual_ids=(), status=SearchGateStatus.UNASSESSABLE,
+            reason_code="unassessable_empty_context", evidence_spans=(), candidate_organ=None),
+        compute_budget_decision=replace(
+            r.compute_budget_decision, evidence_spans=(),
+            status=ComputeBudgetStatus.BUDGET_UNASSESSABLE),
+    ))
+    assert ind.id_mismatches(ep) == []
+    assert ep.search_gate_decision.input_digest == ind.gate_input_digest(())
+    outcome = sealed(ep)
+    assert outcome.practice_disposition is PracticeDisposition.SEALED_ORIGINAL_REFUSAL
+    assert outcome.residual_ids == ()
+    assert_matches_independent(outcome, ep)
+
+
+def test_both_run_kinds_present_is_invalid(closed_episode, refusal_episode):
+    ep = replace(closed_episode, search_run_refusal=refusal_episode.search_run_refusal)
+    outcome = refused(ep)
+    assert outcome.practice_disposition is PracticeDisposition.TRACE_INVALID_INPUT
+    assert "both_run_kinds_present" in outcome.reason_codes
+
+
+def test_claimed_input_cannot_lie_through_a_str_subclass(closed_episode):
+    class Lying(str):
+        def __eq__(self, other):
+            return True
+
+        def __ne__(self, other):
+            return False
+
+        __hash__ = str.__hash__
+
+    built = build_practice_trace_input(closed_episode)
+    claim = replace(built, input_digest=Lying(OTHER))
+    outcome = seal_practice_trace(claim, closed_episode)
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.reason_codes == ("trace_input_mismatch",)
+
+
+def test_claimed_input_may_be_a_host_object(closed_episode):
+    built = build_practice_trace_input(closed_episode)
+    host = SimpleNamespace(**{f.name: getattr(built, f.name)
+                              for f in dataclasses.fields(built)})
+    assert seal_practice_trace(host, closed_episode) == seal(closed_episode)
+
+
+def test_trace_records_and_chain_carry_every_upstream_id(mixed_episode):
+    outcome = sealed(mixed_episode)
+    ep = mixed_episode
+    run = ep.geometric_search_run
+    expected = (ep.problem_frame.frame_digest, ep.contract_assessment.assessment_id,
+                *(r.residual_id for r in ep.residuals), ep.search_gate_decision.decision_id,
+                ep.compute_budget_decision.budget_id, run.run_id,
+                *(a.attempt_id for a in run.candidate_attempts),
+                *(x.replay_result_id for x in ep.replay_results),
+                *(x.replay_refusal_id for x in ep.replay_refusals))
+    assert outcome.upstream_identity_chain == expected
+    assert outcome.trace_records == expected
+    for value in expected:  # every id in the chain reproduces independently
+        assert len(value) == 64
+    assert ind.id_mismatches(ep) == []
