@@ -1009,3 +1009,15 @@ def test_trace_records_and_chain_carry_every_upstream_id(mixed_episode):
     for value in expected:  # every id in the chain reproduces independently
         assert len(value) == 64
     assert ind.id_mismatches(ep) == []
+
+
+def test_non_ascii_text_is_hashed_raw_at_trace_level():
+    text = "Zoë 🎉 had 12 marbles. She gained 5 more marbles at recess. How many now?"
+    spec = EpisodeSpec(problem_text=text, facts={"actors": ["Zoë"], "note": "数"},
+                       assessment_spans=("gained", "Zoë 🎉"), attempt_spans=("5 more marbles",))
+    ep = build_episode(spec=spec)
+    outcome = sealed(ep)
+    assert outcome.evidence_spans[1].text == "Zoë 🎉"
+    assert outcome.problem_frame_digest == ind.frame_digest(ep.problem_frame)
+    assert_matches_independent(outcome, ep)
+    assert "\\u" not in ind.canonical(ind.trace_payload(ep))
