@@ -594,13 +594,22 @@ class _Checker:
         ids["replay_refusal_ids"] = _all_field(refusals, "replay_refusal_id")
         if run_present and not refusal_present:
             ids["geometric_search_run_id"] = run.get("run_id")
-            attempts = run.get("candidate_attempts")
-            ids["candidate_attempt_ids"] = (
-                None if attempts is None else tuple(a.attempt_id for a in attempts)  # type: ignore[attr-defined]
-            )
+            ids["candidate_attempt_ids"] = self._attempt_ids()
         elif refusal_present and not run_present:
             ids["geometric_search_run_id"] = run_refusal.get("outcome_id")
             ids["candidate_attempt_ids"] = ()
+
+    def _attempt_ids(self) -> tuple[str, ...] | None:
+        """The run's attempt ids, each read on its own (another malformed field of an
+        attempt does not hide its id); None when any id or the tuple is unreadable."""
+        attempts = r.exact_tuple(_get(_get(self.raw, "geometric_search_run"),
+                                      "candidate_attempts"))
+        if isinstance(attempts, r.Bad):
+            return None
+        ids = [r.ID.check(_get(attempt, "attempt_id")) for attempt in attempts]  # type: ignore[misc]
+        if any(i is r.BAD for i in ids):
+            return None
+        return tuple(ids)  # type: ignore[arg-type]
 
     # -- the trace input (ADR §12.1) -------------------------------------------------------
 

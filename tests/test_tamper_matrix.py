@@ -607,16 +607,8 @@ def test_residual_reference_type_is_used():
 
 # --- a refusal's input digest when only non-payload fields are malformed ------------------
 
-_ATTEMPT_DIGEST_BUG = pytest.mark.xfail(strict=True, reason=(
-    "BUG: a malformed non-id field of a CandidateAttempt (or its budget_charge) makes the whole "
-    "run's candidate_attempts unreadable, so the refusal's input_digest is null although every "
-    "attempt_id of the §12.1 payload is well formed (sealing-policy §6); the same malformation "
-    "in a residual, replay record, gate or the run's own fields keeps the digest"))
-
-
 def _digest_case(label: str, name: str):
-    marks = [_ATTEMPT_DIGEST_BUG] if label in ("attempt", "charge") else []
-    return pytest.param(label, name, marks=marks, id=f"{label}.{name}")
+    return pytest.param(label, name, id=f"{label}.{name}")
 
 
 @pytest.mark.parametrize(("label", "name"), [_digest_case(a, b) for a, b in FIELD_CASES])
