@@ -73,10 +73,13 @@ __all__ = [
     "DEFAULT_PROBLEM_TEXT",
     "REPLAY_OUTCOMES",
     "SEALED_DISPOSITION_NAMES",
+    "TAMPERS",
     "EpisodeSpec",
+    "Tamper",
     "build_episode",
     "convert_records",
     "refresh_ids",
+    "tampered_episode",
     "version_lists",
 ]
 
@@ -774,3 +777,123 @@ def _renamed(renamed: dict[str, str], old: str, new: str) -> str:
     if old != new:
         renamed[old] = new
     return new
+
+
+@dataclass(frozen=True)
+class Tamper:
+    """One deliberate fault: what it breaks and the refusal it must produce.
+
+    ``apply`` takes a lawful episode with at least two attempts, replay results and
+    ``sealed_candidate_replay_closed`` disposition, and returns the broken episode with every
+    other id recomputed (:func:`refresh_ids`), so exactly one thing is wrong.
+    """
+
+    name: str
+    description: str
+    practice_disposition: str
+    reason_code: str
+    apply: Callable[[PracticeEpisode], PracticeEpisode]
+
+
+def _with_run(episode: PracticeEpisode, **changes: Any) -> PracticeEpisode:
+    run = episode.geometric_search_run
+    if run is None:
+        raise ValueError("this tamper needs an episode with a search run")
+    return dataclasses.replace(episode, geometric_search_run=dataclasses.replace(run, **changes))
+
+
+def _forge_run_id(e: PracticeEpisode) -> PracticeEpisode:
+    run = e.geometric_search_run
+    assert run is not None
+    return _with_run(e, run_id=identity_digest({"forged": run.run_id}))
+
+
+def _swap_attempts(e: PracticeEpisode) -> PracticeEpisode:
+    run = e.geometric_search_run
+    assert run is not None
+    attempts = run.candidate_attempts
+    return refresh_ids(_with_run(e, candidate_attempts=(attempts[1], attempts[0], *attempts[2:])))
+
+
+def _orphan_result(e: PracticeEpisode) -> PracticeEpisode:
+    first = e.replay_results[0]
+    other = identity_digest({"another run": first.run_id})
+    result = dataclasses.replace(first, run_id=other)
+    result = dataclasses.replace(result, replay_result_id=replay_result_id(result))
+    return dataclasses.replace(e, replay_results=(result, *e.replay_results[1:]))
+
+
+def _foreign_residual(e: PracticeEpisode) -> PracticeEpisode:
+    first = e.residuals[0]
+    foreign = dataclasses.replace(first, candidate_organ="fraction_decrease")
+    return refresh_ids(dataclasses.replace(e, residuals=(foreign, *e.residuals[1:])))
+
+
+def _drop_replay(e: PracticeEpisode) -> PracticeEpisode:
+    return dataclasses.replace(e, replay_results=e.replay_results[1:])
+
+
+def _drop_budget(e: PracticeEpisode) -> PracticeEpisode:
+    return dataclasses.replace(e, compute_budget_decision=None)
+
+
+def _inexact_span(e: PracticeEpisode) -> PracticeEpisode:
+    run = e.geometric_search_run
+    assert run is not None
+    first = run.candidate_attempts[0]
+    span = first.evidence_spans[0]
+    moved = dataclasses.replace(span, start=span.start + 1, end=span.end + 1)
+    attempt = dataclasses.replace(first, evidence_spans=(moved,))
+    return refresh_ids(_with_run(e, candidate_attempts=(attempt, *run.candidate_attempts[1:])))
+
+
+def _unsupported_policy(e: PracticeEpisode) -> PracticeEpisode:
+    return dataclasses.replace(e, trace_policy_version="sealed_practice_trace.v2")
+
+
+def _duplicate_replay(e: PracticeEpisode) -> PracticeEpisode:
+    first = e.replay_results[0]
+    refusal = ReplayAdapterRefusal(
+        "", first.replay_policy_version, first.input_digest, first.run_id, first.attempt_id,
+        first.candidate_digest, ReplayRefusalReason.CONTRACT_REPLAY_UNAVAILABLE,
+        ("contract_replay_unavailable",), "A second record for the same attempt.",
+    )
+    refusal = dataclasses.replace(refusal, replay_refusal_id=replay_refusal_id(refusal))
+    return dataclasses.replace(e, replay_refusals=(*e.replay_refusals, refusal))
+
+
+#: Every refusal kind the fixtures hand out, by name (ADR-0230 §13, §16).
+TAMPERS: Final[dict[str, Tamper]] = {
+    t.name: t
+    for t in (
+        Tamper("forged_run_id", "the run's id is replaced by another well-formed id",
+               "trace_identity_mismatch", "run_id_mismatch", _forge_run_id),
+        Tamper("attempts_out_of_order", "two attempts swap places (ids recomputed)",
+               "trace_identity_mismatch", "attempt_order_violation", _swap_attempts),
+        Tamper("orphan_replay_result", "a replay result names another run",
+               "trace_identity_mismatch", "orphan_replay_result", _orphan_result),
+        Tamper("residual_from_another_assessment", "a residual of a different organ",
+               "trace_identity_mismatch", "residual_assessment_mismatch", _foreign_residual),
+        Tamper("missing_replay_record", "an attempt's replay result is dropped",
+               "trace_upstream_incomplete", "missing_replay_record", _drop_replay),
+        Tamper("missing_budget", "the compute budget decision is dropped",
+               "trace_upstream_incomplete", "missing_compute_budget_decision", _drop_budget),
+        Tamper("inexact_evidence_span", "an attempt's span is shifted by one character",
+               "trace_invalid_input", "inexact_evidence_span", _inexact_span),
+        Tamper("duplicate_replay_record", "a result and a refusal name the same attempt",
+               "trace_invalid_input", "duplicate_replay_record", _duplicate_replay),
+        Tamper("unsupported_trace_policy", "the trace policy version is not supported",
+               "trace_policy_unsupported", "unsupported_trace_policy_version",
+               _unsupported_policy),
+    )
+}
+
+
+def tampered_episode(name: str, episode: PracticeEpisode | None = None) -> PracticeEpisode:
+    """Return ``episode`` (default: a lawful two-attempt closed episode) broken by ``name``.
+
+    Raises:
+        KeyError: ``name`` is not in :data:`TAMPERS`.
+    """
+    base = episode if episode is not None else build_episode("sealed_candidate_replay_closed")
+    return TAMPERS[name].apply(base)
