@@ -1,0 +1,236 @@
+"""Episode fixtures: valid and deliberately broken ADR-0230 practice episodes.
+
+Tests of upstream modules (gate, budget, run, replay adapter) take their inputs from
+:class:`EpisodeFactory` instead of hand-building records; tests of the sealing boundary take
+whole episodes, one per sealed disposition or per refusal kind.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from sealed_trace import PracticeEpisode, PracticeTraceOutcome, seal
+from sealed_trace.builder import (
+    SEALED_DISPOSITION_NAMES,
+    TAMPERS,
+    EpisodeSpec,
+    Tamper,
+    build_episode,
+    convert_records,
+)
+
+__all__ = [
+    "EpisodeFactory",
+    "EpisodeRecords",
+    "RefusedCase",
+    "SealedCase",
+    "practice_episode",
+    "refused_practice_episode",
+    "sealed_practice_episode",
+    "sealed_trace_episodes",
+]
+
+#: Names a host record class can replace (the reference classes the builder creates).
+REFERENCE_NAMES = (
+    "PracticeEpisode", "ProblemFrameProjection", "ContractAssessmentProjection", "SourceSpan",
+    "ContractResidual", "SearchGateDecision", "ComputeBudgetDecision", "GeometricSearchRun",
+    "SearchRunRefusal", "CandidateAttempt", "BudgetCharge", "BudgetConsumed",
+    "ReplayAdapterResult", "ReplayAdapterRefusal", "ProofReplayRef",
+)
+
+
+@dataclass(frozen=True)
+class EpisodeRecords:
+    """An episode's upstream records one by one, in loop order (host types when configured).
+
+    ``geometric_search_run`` and ``search_run_refusal``: exactly one is None.
+    """
+
+    problem_frame: Any
+    contract_assessment: Any
+    residuals: tuple[Any, ...]
+    search_gate_decision: Any
+    compute_budget_decision: Any
+    geometric_search_run: Any
+    search_run_refusal: Any
+    candidate_attempts: tuple[Any, ...]
+    replay_results: tuple[Any, ...]
+    replay_refusals: tuple[Any, ...]
+    schema_versions: tuple[tuple[str, str], ...]
+    policy_versions: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class SealedCase:
+    """One lawful episode and the sealed disposition it must seal as."""
+
+    practice_disposition: str
+    episode: Any
+
+
+@dataclass(frozen=True)
+class RefusedCase:
+    """One broken episode, what broke it, and the refusal it must produce."""
+
+    name: str
+    description: str
+    practice_disposition: str
+    reason_code: str
+    episode: Any
+
+
+class EpisodeFactory:
+    """Builds practice episodes for tests (the ``sealed_trace_episodes`` fixture).
+
+    ``record_types`` maps reference class names to host classes (see the
+    ``sealed_trace_record_types`` hook); records are then built as host objects.
+    """
+
+    def __init__(self, record_types: Mapping[str, Callable[..., Any]] | None = None) -> None:
+        self.record_types = dict(record_types or {})
+
+    def spec(self, **changes: Any) -> EpisodeSpec:
+        """An :class:`~sealed_trace.builder.EpisodeSpec` with ``changes`` (problem text,
+        facts, organ, labels, span surfaces, operator set)."""
+        return EpisodeSpec(**changes)
+
+    def reference(
+        self,
+        disposition: str = "sealed_candidate_replay_closed",
+        *,
+        attempts: int | None = None,
+        outcomes: Sequence[str] | None = None,
+        spec: EpisodeSpec | None = None,
+    ) -> PracticeEpisode:
+        """A lawful episode in the reference types (see :func:`sealed_trace.builder.build_episode`).
+
+        Raises:
+            ValueError: as ``build_episode`` (unknown disposition, inconsistent outcomes,
+                a span that is not in the problem text).
+        """
+        return build_episode(disposition, attempts=attempts, outcomes=outcomes, spec=spec)
+
+    def episode(
+        self,
+        disposition: str = "sealed_candidate_replay_closed",
+        *,
+        attempts: int | None = None,
+        outcomes: Sequence[str] | None = None,
+        spec: EpisodeSpec | None = None,
+    ) -> Any:
+        """A lawful episode that seals as ``disposition``, in host types when configured."""
+        return self.host(self.reference(disposition, attempts=attempts, outcomes=outcomes,
+                                        spec=spec))
+
+    def records(
+        self,
+        disposition: str = "sealed_candidate_replay_closed",
+        *,
+        attempts: int | None = None,
+        outcomes: Sequence[str] | None = None,
+        spec: EpisodeSpec | None = None,
+    ) -> EpisodeRecords:
+        """The upstream records of a lawful episode, one by one, for upstream modules' tests."""
+        e = self.episode(disposition, attempts=attempts, outcomes=outcomes, spec=spec)
+        run = e.geometric_search_run
+        return EpisodeRecords(
+            problem_frame=e.problem_frame,
+            contract_assessment=e.contract_assessment,
+            residuals=e.residuals,
+            search_gate_decision=e.search_gate_decision,
+            compute_budget_decision=e.compute_budget_decision,
+            geometric_search_run=run,
+            search_run_refusal=e.search_run_refusal,
+            candidate_attempts=run.candidate_attempts if run is not None else (),
+            replay_results=e.replay_results,
+            replay_refusals=e.replay_refusals,
+            schema_versions=e.schema_versions,
+            policy_versions=e.policy_versions,
+        )
+
+    def tamper(self, name: str, episode: PracticeEpisode | None = None) -> Any:
+        """A lawful episode broken by the tamper ``name`` (every other id recomputed).
+
+        Raises:
+            KeyError: unknown tamper name; see :data:`sealed_trace.builder.TAMPERS`.
+        """
+        base = episode if episode is not None else self.reference()
+        return self.host(TAMPERS[name].apply(base))
+
+    def refused(self, name: str) -> RefusedCase:
+        """The :class:`RefusedCase` of the tamper ``name``."""
+        tamper: Tamper = TAMPERS[name]
+        return RefusedCase(tamper.name, tamper.description, tamper.practice_disposition,
+                           tamper.reason_code, self.tamper(name))
+
+    def host(self, episode: PracticeEpisode) -> Any:
+        """``episode`` with every record rebuilt in the configured host types."""
+        return convert_records(episode, self.record_types) if self.record_types else episode
+
+    @staticmethod
+    def seal(episode: Any) -> PracticeTraceOutcome:
+        """Seal ``episode`` (:func:`sealed_trace.seal`)."""
+        return seal(episode)
+
+
+def record_types_from_modules(modules: Sequence[str]) -> dict[str, Any]:
+    """Classes named like reference record types, collected from the given host modules.
+
+    Raises:
+        pytest.UsageError: a module cannot be imported or declares no record class.
+    """
+    found: dict[str, Any] = {}
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ImportError as error:
+            raise pytest.UsageError(
+                f"sealed_trace_record_types: cannot import {name!r}: {error}") from None
+        matched = {n: getattr(module, n) for n in REFERENCE_NAMES if hasattr(module, n)}
+        if not matched:
+            raise pytest.UsageError(
+                f"sealed_trace_record_types: {name!r} defines none of {', '.join(REFERENCE_NAMES)}")
+        found.update(matched)
+    return found
+
+
+def _factory(config: pytest.Config) -> EpisodeFactory:
+    types = config.hook.sealed_trace_record_types(config=config)
+    if types is None:
+        types = record_types_from_modules(config.getini("sealed_trace_record_types"))
+    return EpisodeFactory(types)
+
+
+@pytest.fixture(scope="session")
+def sealed_trace_episodes(pytestconfig: pytest.Config) -> EpisodeFactory:
+    """An :class:`EpisodeFactory` building valid and broken episodes (host types if set)."""
+    return _factory(pytestconfig)
+
+
+@pytest.fixture
+def practice_episode(sealed_trace_episodes: EpisodeFactory) -> Any:
+    """A lawful two-attempt episode that seals as ``sealed_candidate_replay_closed``."""
+    return sealed_trace_episodes.episode()
+
+
+@pytest.fixture(params=SEALED_DISPOSITION_NAMES)
+def sealed_practice_episode(
+    request: pytest.FixtureRequest, sealed_trace_episodes: EpisodeFactory
+) -> SealedCase:
+    """Parametrized over every sealed disposition: a lawful episode for each."""
+    return SealedCase(request.param, sealed_trace_episodes.episode(request.param))
+
+
+@pytest.fixture(params=sorted(TAMPERS))
+def refused_practice_episode(
+    request: pytest.FixtureRequest, sealed_trace_episodes: EpisodeFactory
+) -> RefusedCase:
+    """Parametrized over every refusal kind: a broken episode and its expected refusal."""
+    return sealed_trace_episodes.refused(request.param)
+
+

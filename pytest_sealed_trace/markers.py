@@ -1,0 +1,176 @@
+"""``sealed_trace_forbid_imports`` and ``sealed_trace_forbid_fields``: a test as a static check.
+
+Both run the boundary lint (never importing the checked module) on one module and fail the
+test with the lint's ``path:line:col RULE message`` findings:
+
+``@pytest.mark.sealed_trace_forbid_imports("pkg.mod", allowed=[...], forbidden=[...])``
+    ``allowed``: the only modules ``pkg.mod`` may import (a name allows its submodules; ST101
+    otherwise); ``forbidden``: qualified-name patterns it may neither import nor use
+    (``time.*``, ``os.environ``; ST102/ST2xx). Give either or both.
+
+``@pytest.mark.sealed_trace_forbid_fields("pkg.mod.Record", Other, fields=[...])``
+    Record types (classes or dotted names of classes or modules) that must not declare the
+    given field names; ``fields="adr-0230"`` (the default) is the ADR §7.3 list. Dataclasses,
+    NamedTuple, TypedDict, attrs, annotated classes and ``__slots__`` are all checked (ST501).
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+__all__ = ["MARKERS", "check_markers"]
+
+MARKERS = (
+    "sealed_trace_forbid_imports(module, allowed=(), forbidden=()): fail when the module "
+    "imports outside `allowed` or imports/uses a `forbidden` name (static; sealed-trace lint)",
+    "sealed_trace_forbid_fields(*types, fields='adr-0230'): fail when a record type declares "
+    "a forbidden field (static; sealed-trace lint)",
+)
+
+_ADR_PRESET = "adr-0230"
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Iterable) and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise pytest.UsageError(f"{what} must be a string or a list of strings, not {value!r}")
+
+
+def _module_file(module: str, roots: Sequence[str]) -> tuple[str, str] | None:
+    """Find ``module``'s source file under ``roots`` without importing it: (root, path)."""
+    parts = module.split(".")
+    for root in roots:
+        for candidate in (Path(root, *parts).with_suffix(".py"),
+                          Path(root, *parts, "__init__.py")):
+            if candidate.is_file():
+                return root, str(candidate)
+    return None
+
+
+def _roots(config: pytest.Config) -> list[str]:
+    roots = [str(config.rootpath)]
+    roots += [p for p in sys.path if p and os.path.isdir(p)]
+    return list(dict.fromkeys(roots))
+
+
+def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> list[_Shown]:
+    from sealed_trace.lint.config import ConfigError, parse_config
+    from sealed_trace.lint.engine import lint
+
+    found = _module_file(module, _roots(item.config))
+    if found is None:
+        pytest.fail(f"sealed_trace marker: module {module!r} has no source file under the "
+                    "rootdir or sys.path", pytrace=False)
+    root, path = found
+    top = module.split(".")[0]
+    # Scan only the module's top-level package (a top-level module: its directory).
+    package = os.path.join(root, top)
+    section = {
+        "source_roots": [top if os.path.isdir(package) and path.startswith(package) else "."],
+        "cache_dir": False,
+        "boundary": [{"name": f"marker:{item.name}", "module": module, **boundary}],
+    }
+    try:
+        config = parse_config(section, root, f"marker on {item.nodeid}")
+    except ConfigError as error:
+        raise pytest.UsageError("\n".join([str(error.source), *error.problems])) from None
+    shown = []
+    for f in lint(config, use_cache=False, jobs=1).findings:
+        path = os.path.relpath(os.path.join(root, f.path), item.config.rootpath)
+        shown.append(_Shown(f"{path}:{f.line}:{f.column} {f.code} {f.message}", f.code,
+                            f.anchor))
+    return shown
+
+
+class _Shown(NamedTuple):
+    line: str
+    code: str
+    anchor: str
+
+
+def _fail(title: str, findings: list[_Shown]) -> None:
+    pytest.fail("\n".join([title, *(f.line for f in findings)]), pytrace=False)
+
+
+def _forbid_imports(item: pytest.Item, mark: pytest.Mark) -> None:
+    if len(mark.args) != 1 or not isinstance(mark.args[0], str):
+        raise pytest.UsageError(
+            f"{item.nodeid}: sealed_trace_forbid_imports takes one module name, got {mark.args}")
+    unknown = set(mark.kwargs) - {"allowed", "forbidden"}
+    if unknown:
+        raise pytest.UsageError(
+            f"{item.nodeid}: sealed_trace_forbid_imports: unknown arguments {sorted(unknown)}")
+    if "allowed" not in mark.kwargs and "forbidden" not in mark.kwargs:
+        raise pytest.UsageError(
+            f"{item.nodeid}: sealed_trace_forbid_imports needs allowed=... and/or forbidden=...")
+    module = mark.args[0]
+    allowed = _strings(mark.kwargs.get("allowed", ()), "allowed")
+    forbidden = _strings(mark.kwargs.get("forbidden", ()), "forbidden")
+    findings = _lint_module(item, module, {"allowed_imports": allowed, "banned": forbidden})
+    if "allowed" not in mark.kwargs:  # no allowlist: only the forbidden names count
+        findings = [f for f in findings if f.code != "ST101"]
+    if findings:
+        _fail(f"{module} breaks its import surface:", findings)
+
+
+def _targets(item: pytest.Item, args: Sequence[Any]) -> list[tuple[str, str | None]]:
+    """(module, class name or None) for each marker argument."""
+    out: list[tuple[str, str | None]] = []
+    for arg in args:
+        if isinstance(arg, type):
+            out.append((arg.__module__, arg.__qualname__))
+        elif isinstance(arg, str):
+            module, _, name = arg.rpartition(".")
+            if _module_file(arg, _roots(item.config)) is not None:
+                out.append((arg, None))
+            elif module and name:
+                out.append((module, name))
+            else:
+                raise pytest.UsageError(f"{item.nodeid}: cannot find {arg!r}")
+        elif inspect.ismodule(arg):
+            out.append((arg.__name__, None))
+        else:
+            raise pytest.UsageError(
+                f"{item.nodeid}: sealed_trace_forbid_fields takes types or dotted names, "
+                f"not {arg!r}")
+    return out
+
+
+def _forbid_fields(item: pytest.Item, mark: pytest.Mark) -> None:
+    if not mark.args:
+        raise pytest.UsageError(f"{item.nodeid}: sealed_trace_forbid_fields needs a type")
+    unknown = set(mark.kwargs) - {"fields"}
+    if unknown:
+        raise pytest.UsageError(
+            f"{item.nodeid}: sealed_trace_forbid_fields: unknown arguments {sorted(unknown)}")
+    fields = mark.kwargs.get("fields", _ADR_PRESET)
+    boundary: dict[str, Any] = (
+        {"preset": _ADR_PRESET} if fields == _ADR_PRESET
+        else {"forbidden_fields": _strings(fields, "fields")}
+    )
+    problems: list[_Shown] = []
+    for module, name in _targets(item, mark.args):
+        problems += [
+            f for f in _lint_module(item, module, boundary)
+            if (f.code.startswith("ST5") and (name is None or f.anchor.startswith(name + ".")))
+            or f.code.startswith("ST00")
+        ]
+    if problems:
+        _fail("forbidden fields declared:", problems)
+
+
+def check_markers(item: pytest.Item) -> None:
+    """Run every ``sealed_trace_forbid_*`` marker of ``item``; fail with the findings."""
+    for mark in item.iter_markers("sealed_trace_forbid_imports"):
+        _forbid_imports(item, mark)
+    for mark in item.iter_markers("sealed_trace_forbid_fields"):
+        _forbid_fields(item, mark)

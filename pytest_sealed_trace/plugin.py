@@ -1,0 +1,98 @@
+"""The ``sealed_trace`` pytest plugin (``pytest -p sealed_trace``).
+
+- Fixtures (:mod:`pytest_sealed_trace.fixtures`): ``sealed_trace_episodes``,
+  ``practice_episode``, ``sealed_practice_episode``, ``refused_practice_episode``.
+- Markers: ``sealed_trace_forbid_imports`` and ``sealed_trace_forbid_fields`` turn a test into
+  a static check of a module (:mod:`pytest_sealed_trace.markers`).
+- Lint items: with ``--sealed-trace-lint`` (or ini ``sealed_trace_lint = true``) the boundary
+  lint of ``[tool.sealed_trace]`` is collected as test items (:mod:`pytest_sealed_trace.items`),
+  computed once per run (on the xdist controller, shared with the workers) and cached in
+  ``config.cache`` when the cache provider is active.
+
+Importing this module imports neither libcst nor the lint engine: they load only when a lint
+item or a marked test needs them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_sealed_trace import hookspecs
+from pytest_sealed_trace.fixtures import (
+    practice_episode,
+    refused_practice_episode,
+    sealed_practice_episode,
+    sealed_trace_episodes,
+)
+from pytest_sealed_trace.items import LINT_KEY, collect_lint_items, lint_enabled, prepare_lint
+from pytest_sealed_trace.markers import MARKERS, check_markers
+
+__all__ = [
+    "practice_episode",
+    "refused_practice_episode",
+    "sealed_practice_episode",
+    "sealed_trace_episodes",
+]
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    """Add the ``sealed_trace_*`` hook specifications."""
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Register the ``--sealed-trace-*`` options and ``sealed_trace_*`` ini keys."""
+    group = parser.getgroup("sealed-trace", "ADR-0230 sealed practice traces")
+    group.addoption(
+        "--sealed-trace-lint", action="store_true", default=None, dest="sealed_trace_lint",
+        help="collect the boundary lint of [tool.sealed_trace] as test items",
+    )
+    group.addoption(
+        "--sealed-trace-config", default=None, dest="sealed_trace_config", metavar="FILE",
+        help="pyproject.toml holding [tool.sealed_trace] (default: the rootdir's, or the "
+        "nearest above it)",
+    )
+    parser.addini("sealed_trace_lint", type="bool", default=False,
+                  help="collect the boundary lint as test items (like --sealed-trace-lint)")
+    parser.addini("sealed_trace_lint_items", default="boundary",
+                  help="one lint item per 'boundary' (default) or per 'module'")
+    parser.addini("sealed_trace_record_types", type="linelist", default=[],
+                  help="modules whose classes, named like the reference record types, the "
+                  "episode fixtures build instead")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers; compute the lint once when it is on (controller side)."""
+    for line in MARKERS:
+        config.addinivalue_line("markers", line)
+    if lint_enabled(config):
+        prepare_lint(config)
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistHooks(), "sealed_trace-xdist")
+
+
+class _XdistHooks:
+    """Hand the controller's lint results to every xdist worker (registered with xdist only)."""
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        results = node.config.stash.get(LINT_KEY, None)
+        if results is not None:
+            node.workerinput["sealed_trace_lint"] = results.to_json()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Append the lint items (before -k/-m deselection runs)."""
+    if lint_enabled(config):
+        items.extend(collect_lint_items(session))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
+    """Run the static checks a test's ``sealed_trace_forbid_*`` markers ask for."""
+    check_markers(item)
