@@ -67,6 +67,7 @@ from sealed_trace.upstream import (
     run_input_digest,
     run_refusal_outcome_id,
 )
+from sealed_trace.upstream.run import run_input_digest_of
 from sealed_trace.upstream.residuals import FAMILY_BY_ORGAN
 
 __all__ = [
@@ -703,19 +704,11 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
                 input_digest=_renamed(
                     renamed,
                     run.input_digest,
-                    run_input_digest(
-                        problem_frame_digest=run.problem_frame_digest,
-                        contract_assessment_id=run.contract_assessment_id,
-                        residual_ids=run.residual_ids,
-                        gate_decision_id=run.gate_decision_id,
+                    run_input_digest_of(
+                        run,
                         gate_policy_version=gate.policy_version,
                         gate_input_digest=gate.input_digest,
-                        budget_id=run.budget_id,
                         budget_policy_version=budget.policy_version,
-                        operator_set_id=run.operator_set_id,
-                        operator_set_version=run.operator_set_version,
-                        run_policy_version=run.run_policy_version,
-                        schema_version=run.schema_version,
                     ),
                 ),
             )
@@ -854,9 +847,15 @@ def _unsupported_policy(e: PracticeEpisode) -> PracticeEpisode:
 def _duplicate_replay(e: PracticeEpisode) -> PracticeEpisode:
     first = e.replay_results[0]
     refusal = ReplayAdapterRefusal(
-        "", first.replay_policy_version, first.input_digest, first.run_id, first.attempt_id,
-        first.candidate_digest, ReplayRefusalReason.CONTRACT_REPLAY_UNAVAILABLE,
-        ("contract_replay_unavailable",), "A second record for the same attempt.",
+        "",
+        first.replay_policy_version,
+        first.input_digest,
+        first.run_id,
+        first.attempt_id,
+        first.candidate_digest,
+        ReplayRefusalReason.CONTRACT_REPLAY_UNAVAILABLE,
+        ("contract_replay_unavailable",),
+        "A second record for the same attempt.",
     )
     refusal = dataclasses.replace(refusal, replay_refusal_id=replay_refusal_id(refusal))
     return dataclasses.replace(e, replay_refusals=(*e.replay_refusals, refusal))
@@ -866,25 +865,69 @@ def _duplicate_replay(e: PracticeEpisode) -> PracticeEpisode:
 TAMPERS: Final[dict[str, Tamper]] = {
     t.name: t
     for t in (
-        Tamper("forged_run_id", "the run's id is replaced by another well-formed id",
-               "trace_identity_mismatch", "run_id_mismatch", _forge_run_id),
-        Tamper("attempts_out_of_order", "two attempts swap places (ids recomputed)",
-               "trace_identity_mismatch", "attempt_order_violation", _swap_attempts),
-        Tamper("orphan_replay_result", "a replay result names another run",
-               "trace_identity_mismatch", "orphan_replay_result", _orphan_result),
-        Tamper("residual_from_another_assessment", "a residual of a different organ",
-               "trace_identity_mismatch", "residual_assessment_mismatch", _foreign_residual),
-        Tamper("missing_replay_record", "an attempt's replay result is dropped",
-               "trace_upstream_incomplete", "missing_replay_record", _drop_replay),
-        Tamper("missing_budget", "the compute budget decision is dropped",
-               "trace_upstream_incomplete", "missing_compute_budget_decision", _drop_budget),
-        Tamper("inexact_evidence_span", "an attempt's span is shifted by one character",
-               "trace_invalid_input", "inexact_evidence_span", _inexact_span),
-        Tamper("duplicate_replay_record", "a result and a refusal name the same attempt",
-               "trace_invalid_input", "duplicate_replay_record", _duplicate_replay),
-        Tamper("unsupported_trace_policy", "the trace policy version is not supported",
-               "trace_policy_unsupported", "unsupported_trace_policy_version",
-               _unsupported_policy),
+        Tamper(
+            "forged_run_id",
+            "the run's id is replaced by another well-formed id",
+            "trace_identity_mismatch",
+            "run_id_mismatch",
+            _forge_run_id,
+        ),
+        Tamper(
+            "attempts_out_of_order",
+            "two attempts swap places (ids recomputed)",
+            "trace_identity_mismatch",
+            "attempt_order_violation",
+            _swap_attempts,
+        ),
+        Tamper(
+            "orphan_replay_result",
+            "a replay result names another run",
+            "trace_identity_mismatch",
+            "orphan_replay_result",
+            _orphan_result,
+        ),
+        Tamper(
+            "residual_from_another_assessment",
+            "a residual of a different organ",
+            "trace_identity_mismatch",
+            "residual_assessment_mismatch",
+            _foreign_residual,
+        ),
+        Tamper(
+            "missing_replay_record",
+            "an attempt's replay result is dropped",
+            "trace_upstream_incomplete",
+            "missing_replay_record",
+            _drop_replay,
+        ),
+        Tamper(
+            "missing_budget",
+            "the compute budget decision is dropped",
+            "trace_upstream_incomplete",
+            "missing_compute_budget_decision",
+            _drop_budget,
+        ),
+        Tamper(
+            "inexact_evidence_span",
+            "an attempt's span is shifted by one character",
+            "trace_invalid_input",
+            "inexact_evidence_span",
+            _inexact_span,
+        ),
+        Tamper(
+            "duplicate_replay_record",
+            "a result and a refusal name the same attempt",
+            "trace_invalid_input",
+            "duplicate_replay_record",
+            _duplicate_replay,
+        ),
+        Tamper(
+            "unsupported_trace_policy",
+            "the trace policy version is not supported",
+            "trace_policy_unsupported",
+            "unsupported_trace_policy_version",
+            _unsupported_policy,
+        ),
     )
 }
 

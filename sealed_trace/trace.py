@@ -59,7 +59,7 @@ from sealed_trace.upstream.run import (
     SearchRunDisposition,
     SearchRunRefusal,
     attempt_payload,
-    run_input_digest,
+    run_input_digest_of,
     run_payload,
     run_refusal_outcome_id,
 )
@@ -602,8 +602,7 @@ class _Checker:
     def _attempt_ids(self) -> tuple[str, ...] | None:
         """The run's attempt ids, each read on its own (another malformed field of an
         attempt does not hide its id); None when any id or the tuple is unreadable."""
-        attempts = r.exact_tuple(_get(_get(self.raw, "geometric_search_run"),
-                                      "candidate_attempts"))
+        attempts = r.exact_tuple(_get(_get(self.raw, "geometric_search_run"), "candidate_attempts"))
         if isinstance(attempts, r.Bad):
             return None
         ids = [r.ID.check(_get(attempt, "attempt_id")) for attempt in attempts]  # type: ignore[misc]
@@ -782,19 +781,11 @@ class _Checker:
         if gate is not None and budget is not None:
             self._recompute(
                 run.input_digest,
-                run_input_digest(
-                    problem_frame_digest=run.problem_frame_digest,
-                    contract_assessment_id=run.contract_assessment_id,
-                    residual_ids=run.residual_ids,
-                    gate_decision_id=run.gate_decision_id,
+                run_input_digest_of(
+                    run,
                     gate_policy_version=gate.policy_version,
                     gate_input_digest=gate.input_digest,
-                    budget_id=run.budget_id,
                     budget_policy_version=budget.policy_version,
-                    operator_set_id=run.operator_set_id,
-                    operator_set_version=run.operator_set_version,
-                    run_policy_version=run.run_policy_version,
-                    schema_version=run.schema_version,
                     checked=False,
                 ),
                 "run_input_digest_mismatch",

@@ -34,6 +34,7 @@ __all__ = [
     "attempt_payload",
     "run_id",
     "run_input_digest",
+    "run_input_digest_of",
     "run_payload",
     "run_refusal_outcome_id",
 ]
@@ -211,6 +212,33 @@ def run_input_digest(
             "run_policy_version": run_policy_version,
             "schema_version": schema_version,
         },
+        checked=checked,
+    )
+
+
+def run_input_digest_of(
+    run: GeometricSearchRun,
+    *,
+    gate_policy_version: str,
+    gate_input_digest: str,
+    budget_policy_version: str,
+    checked: bool = True,
+) -> str:
+    """Recompute ``run.input_digest`` from the run's own fields and its gate's and budget's
+    versions and digest (the three values a run does not store)."""
+    return run_input_digest(
+        problem_frame_digest=run.problem_frame_digest,
+        contract_assessment_id=run.contract_assessment_id,
+        residual_ids=run.residual_ids,
+        gate_decision_id=run.gate_decision_id,
+        gate_policy_version=gate_policy_version,
+        gate_input_digest=gate_input_digest,
+        budget_id=run.budget_id,
+        budget_policy_version=budget_policy_version,
+        operator_set_id=run.operator_set_id,
+        operator_set_version=run.operator_set_version,
+        run_policy_version=run.run_policy_version,
+        schema_version=run.schema_version,
         checked=checked,
     )
 
