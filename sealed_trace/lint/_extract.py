@@ -8,6 +8,11 @@ docstrings are never mistaken for code. The scanned code is never imported or ex
 
 from __future__ import annotations
 
+import ast
+import io
+import tokenize
+import unicodedata
+
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import (
@@ -446,6 +451,37 @@ class _Collector(cst.CSTVisitor):
                 self.refs.append(RefFact(line, col, q, call, f"alias {name}", tc))
 
 
+def normalize_identifiers(text: str) -> str:
+    """NFKC-normalise non-ASCII identifiers, as the Python compiler does (PEP 3131).
+
+    Without this, ``open`` spelled with a fullwidth ``o`` (U+FF4F) would read to libcst as an
+    unknown name while Python runs the builtin ``open``. Text that cannot be tokenized is
+    returned unchanged (the parse reports it).
+    """
+    if text.isascii():
+        return text
+    edits: dict[int, list[tuple[int, int, str]]] = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.NAME and not token.string.isascii():
+                normal = unicodedata.normalize("NFKC", token.string)
+                if normal != token.string:
+                    edits.setdefault(token.start[0], []).append(
+                        (token.start[1], token.end[1], normal)
+                    )
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return text
+    if not edits:
+        return text
+    lines = text.splitlines(keepends=True)
+    for row, changes in edits.items():
+        line = lines[row - 1]
+        for start, end, normal in sorted(changes, reverse=True):
+            line = line[:start] + normal + line[end:]
+        lines[row - 1] = line
+    return "".join(lines)
+
+
 def extract_facts(text: str, module: str | None, is_package: bool) -> FileFacts:
     """Parse decoded ``text`` and return its facts.
 
@@ -454,8 +490,19 @@ def extract_facts(text: str, module: str | None, is_package: bool) -> FileFacts:
     absurdly nested code): the engine fails closed, it never crashes on a file.
     """
     suppressions = scan_suppressions(text)
+    # CPython's own parser first: it refuses nesting that could overflow the native libcst
+    # parser's stack, and reports syntax errors exactly as the interpreter would.
     try:
-        tree = cst.parse_module(text)
+        ast.parse(text)
+    except SyntaxError as exc:
+        where = (exc.lineno or 1, (exc.offset or 1))
+        return FileFacts(error=("ST001", where[0], max(1, where[1]),
+                                f"not valid Python: {exc.msg}"), suppressions=suppressions)
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return FileFacts(error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__} "
+                                "(nesting too deep)"), suppressions=suppressions)
+    try:
+        tree = cst.parse_module(normalize_identifiers(text))
     except cst.ParserSyntaxError as exc:
         message = str(exc).splitlines()[0] if str(exc) else "syntax error"
         return FileFacts(error=("ST001", exc.raw_line, exc.raw_column + 1,

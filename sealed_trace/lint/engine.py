@@ -26,6 +26,7 @@ The engine never imports or executes scanned code.
 from __future__ import annotations
 
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
 import hashlib
 import io
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sealed_trace.lint._files import SourceFile, discover, read_bytes
+from sealed_trace.lint._graph import extract_graph_facts
 from sealed_trace.lint.config import Boundary, LintConfig
 from sealed_trace.lint.facts import FileFacts, ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
@@ -79,7 +81,7 @@ class _Loaded:
     text: str | None = None
     digest: str = ""
     error: tuple[str, int, int, str] | None = None
-    words_checked: set[bytes] = field(default_factory=set)
+    words_checked: set[tuple[bytes, bool]] = field(default_factory=set)
 
 
 def _line_of(data: bytes, index: int) -> tuple[int, int]:
@@ -133,22 +135,40 @@ def _decoded(item: _Loaded) -> str:
     return item.text
 
 
-def _has_word(scan: bytes, word: bytes) -> bool:
+def _has_word(scan: bytes, word: bytes, package: bool = False) -> bool:
+    """Whether ``word`` occurs as a whole identifier; for a package, one not followed by ``.``.
+
+    A package is imported as itself only by ``import pkg``/``from pkg import name`` (never
+    followed by a dot), by a relative import (checked separately) or dynamically (the dynamic
+    words); ``pkg.sub`` names the submodule, and attribute edges to a package that is an
+    ancestor of an imported module are not edges (see :func:`_edges`).
+    """
     if word not in scan:
         return False
-    pattern = rb"(?<![A-Za-z0-9_])" + re.escape(word) + rb"(?![A-Za-z0-9_])"
+    tail = rb"(?![A-Za-z0-9_])(?![ \t\f\r\n\\]*\.)" if package else rb"(?![A-Za-z0-9_])"
+    pattern = rb"(?<![A-Za-z0-9_])" + re.escape(word) + tail
     return re.search(pattern, scan) is not None
 
 
-_Job = tuple[str, str, str | None, bool]
+_Job = tuple[str, str, str | None, bool, bool]
 _Parsed = list[tuple[str, dict[str, Any]]]
 
 
 def _parse_batch(batch: Sequence[_Job]) -> _Parsed:
-    """Worker entry point: parse each ``(key, text, module, is_package)``; return facts JSON."""
-    from sealed_trace.lint._extract import extract_facts
+    """Worker entry point: parse each ``(key, text, module, is_package, full)``.
 
-    return [(key, extract_facts(text, module, pkg).to_json()) for key, text, module, pkg in batch]
+    ``full`` files (the sealed modules) get the libcst pass with scope metadata; the others the
+    import-graph pass (:mod:`._graph`). Returns ``(key, facts JSON)`` pairs.
+    """
+    out: _Parsed = []
+    for key, text, module, pkg, full in batch:
+        if full:
+            from sealed_trace.lint._extract import extract_facts
+
+            out.append((key, extract_facts(text, module, pkg).to_json()))
+        else:
+            out.append((key, extract_graph_facts(text, module, pkg).to_json()))
+    return out
 
 
 def _longest_module(name: str, modules: dict[str, str]) -> str | None:
@@ -169,10 +189,14 @@ def _edges(
         target = _import_target(fact, modules)
         if target is not None and target != own:
             out.append((target, fact.line, fact.column, fact.text, fact.type_checking))
-            covered.add(target)
+            parts = target.split(".")
+            covered.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
     for ref in facts.refs:
         if ref.qname.startswith("builtins."):
             continue
+        # An attribute reference is an edge only to a module deeper than anything imported
+        # (``import pkg`` then ``pkg.sealed.x``); a package that is merely the parent of an
+        # imported module is not imported by that (as in import-linter's graph).
         target = _longest_module(ref.qname, modules)
         if target is not None and target != own and target not in covered:
             covered.add(target)
@@ -244,7 +268,7 @@ class _Parser:
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
 
     def parse(self, batch: list[_Job]) -> _Parsed:
-        if self.jobs <= 1 or len(batch) < _PARALLEL_MIN:
+        if self.jobs <= 1 or sum(4096 if job[4] else 1 for job in batch) < _PARALLEL_MIN * 4096:
             return _parse_batch(batch)
         if self.pool is None:
             import sealed_trace.lint._extract  # noqa: F401  (loaded once, inherited by forks)
@@ -255,9 +279,28 @@ class _Parser:
         size = max(1, len(batch) // (self.jobs * 4))
         chunks = [batch[i:i + size] for i in range(0, len(batch), size)]
         out: list[tuple[str, dict[str, Any]]] = []
-        for part in self.pool.map(_parse_batch, chunks):
-            out.extend(part)
+        try:
+            for part in self.pool.map(_parse_batch, chunks):
+                out.extend(part)
+        except concurrent.futures.process.BrokenProcessPool:
+            # A worker died inside the native parser: isolate each file, fail closed on culprits.
+            self.pool = None
+            done = {key for key, _ in out}
+            for job in batch:
+                if job[0] not in done:
+                    out.append(self._isolated(job))
         return out
+
+    @staticmethod
+    def _isolated(job: _Job) -> tuple[str, dict[str, Any]]:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+            try:
+                return pool.submit(_parse_batch, [job]).result()[0]
+            except concurrent.futures.process.BrokenProcessPool:
+                crashed = FileFacts(error=("ST001", 1, 1, "the parser crashed on this file"))
+                return job[0], crashed.to_json()
 
     def close(self) -> None:
         if self.pool is not None:
@@ -348,8 +391,13 @@ class _Run:
     def _is_selected(self, relpath: str) -> bool:
         return self.selected is None or relpath in self.selected
 
+    def _full(self, item: _Loaded) -> bool:
+        module = item.file.module
+        return module is not None and any(b.seals(module) for b in self.config.boundaries)
+
     def _cache_key(self, item: _Loaded) -> str:
-        return f"{item.digest}|{item.file.module or ''}|{int(item.file.is_package)}"
+        mode = "cst" if self._full(item) else "ast"
+        return f"{item.digest}|{item.file.module or ''}|{int(item.file.is_package)}|{mode}"
 
     def _parse(self, items: Iterable[_Loaded]) -> None:
         batch: list[_Job] = []
@@ -366,7 +414,8 @@ class _Run:
                     self.facts[path] = FileFacts.from_json(hit)
                     self.new_facts[key] = hit
                     continue
-            batch.append((path, _decoded(item), item.file.module, item.file.is_package))
+            batch.append((path, _decoded(item), item.file.module, item.file.is_package,
+                          self._full(item)))
         for path, data in self.parser.parse(batch):
             item = self.by_path[path]
             self.facts[path] = FileFacts.from_json(data)
@@ -424,12 +473,13 @@ class _Run:
         self._parse(initial)
         checked_packages: set[str] = set()
         while True:
-            words: set[bytes] = set()
+            words: set[tuple[bytes, bool]] = set()
             packages: set[str] = set()
             for b in self.config.boundaries:
                 for reaching in self._reach(b):
-                    words.add(reaching.rpartition(".")[2].encode())
-                    if reaching in self.packages:
+                    is_package = reaching in self.packages
+                    words.add((reaching.rpartition(".")[2].encode(), is_package))
+                    if is_package:
                         packages.add(reaching)
             new_packages = packages - checked_packages
             checked_packages |= packages
@@ -440,7 +490,7 @@ class _Run:
                     continue
                 fresh = words - item.words_checked
                 item.words_checked |= fresh
-                hit = any(_has_word(item.scan, w) for w in fresh)
+                hit = any(_has_word(item.scan, w, pkg) for w, pkg in fresh)
                 if not hit and new_packages and _RELATIVE.search(item.scan):
                     hit = any(module.startswith(p + ".") for p in new_packages)
                 if hit:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import Project
 
 VALID = [
@@ -43,7 +42,10 @@ def test_invalid(project: Project, code: str, expected: set[tuple[str, int]]) ->
 
 def test_type_checking_ignore_policy(project: Project) -> None:
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
-    code = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import decimal\nelse:\n    import fractions\n"
+    code = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import decimal\n"
+        "else:\n    import fractions\n"
+    )
     assert project.sealed(code) == {("ST101", 5)}
 
 
@@ -52,4 +54,5 @@ def test_message_names_module_and_boundary(project: Project) -> None:
     (finding,) = project.findings()
     assert finding.path == "src/pkg/sealed.py"
     assert (finding.line, finding.column) == (1, 8)
-    assert "decimal" in finding.message and "'sealed'" in finding.message
+    assert "decimal" in finding.message
+    assert "'sealed'" in finding.message

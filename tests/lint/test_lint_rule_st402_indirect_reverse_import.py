@@ -36,7 +36,8 @@ def test_cycle_does_not_hang(project: Project) -> None:
 
 def test_chain_through_type_checking_ignored(project: Project) -> None:
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
-    project.write("src/pkg/x.py", "import typing\nif typing.TYPE_CHECKING:\n    import pkg.sealed\n")
+    project.write("src/pkg/x.py",
+                  "import typing\nif typing.TYPE_CHECKING:\n    import pkg.sealed\n")
     assert project.upstream("import pkg.x\n") == set()
 
 

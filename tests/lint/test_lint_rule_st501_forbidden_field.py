@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import Project
 
 INVALID = [
@@ -34,7 +33,8 @@ def test_invalid(project: Project, code: str, line: int) -> None:
 
 
 VALID = [
-    "from dataclasses import dataclass\n@dataclass\nclass T:\n    answers_seen: int\n    explanation: str\n",
+    "from dataclasses import dataclass\n@dataclass\nclass T:\n    answers_seen: int\n"
+    "    explanation: str\n",
     "class T:\n    answer = 'class constant, not an annotated field'\n",
     "def f(answer: int) -> int:\n    return answer\n",
     "x = {'answer': 1}\n",

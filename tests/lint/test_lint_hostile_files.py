@@ -1,0 +1,118 @@
+"""Hostile files: every one is a finding (or cleanly valid), never a crash or a silent pass."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from conftest import Project
+
+
+def _by_path(project: Project) -> dict[str, set[tuple[str, int]]]:
+    out: dict[str, set[tuple[str, int]]] = {}
+    for f in project.findings():
+        out.setdefault(f.path, set()).add((f.code, f.line))
+    return out
+
+
+def test_syntax_error_in_boundary(project: Project) -> None:
+    project.write("src/pkg/sealed.py", "x = 1\ndef broken(:\n")
+    assert project.codes("src/pkg/sealed.py") == {("ST001", 2)}
+
+
+def test_syntax_error_in_candidate_upstream(project: Project) -> None:
+    project.write("src/pkg/up/a.py", "from pkg import sealed\nclass (\n")
+    assert {c for c, _ in project.codes("src/pkg/up/a.py")} == {"ST001"}
+
+
+def test_undecodable_bytes(project: Project) -> None:
+    project.write("src/pkg/up/a.py", b"x = '\xff\xfe'\n")
+    assert project.codes("src/pkg/up/a.py") == {("ST001", 1)}
+
+
+def test_bad_coding_cookie(project: Project) -> None:
+    project.write("src/pkg/up/a.py", b"# -*- coding: no-such-codec -*-\nx = 1\n")
+    assert {c for c, _ in project.codes("src/pkg/up/a.py")} == {"ST001"}
+
+
+def test_bom_file_is_analysed(project: Project) -> None:
+    project.write("src/pkg/sealed.py", b"\xef\xbb\xbfimport time\ntime.time()\n")
+    assert project.codes("src/pkg/sealed.py") == {("ST102", 1), ("ST201", 2)}
+
+
+def test_bom_file_clean(project: Project) -> None:
+    project.write("src/pkg/sealed.py", b"\xef\xbb\xbfimport json\n")
+    assert project.codes("src/pkg/sealed.py") == set()
+
+
+def test_nul_byte(project: Project) -> None:
+    project.write("src/pkg/up/a.py", b"x = 1\ny = '\x00'\n")
+    project.write("src/pkg/other.py", b"\x00")
+    found = _by_path(project)
+    assert found["src/pkg/up/a.py"] == {("ST001", 2)}
+    assert found["src/pkg/other.py"] == {("ST001", 1)}
+
+
+def test_empty_files_are_valid(project: Project) -> None:
+    project.write("src/pkg/sealed.py", "")
+    project.write("src/pkg/up/a.py", "")
+    assert project.findings() == []
+
+
+def test_very_large_file_within_limit(project: Project) -> None:
+    body = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(20000))
+    project.write("src/pkg/up/big.py", body + "import pkg.sealed\n")
+    assert project.codes("src/pkg/up/big.py") == {("ST401", 40001)}
+
+
+def test_file_above_limit(project: Project) -> None:
+    project.top_toml += "max_file_bytes = 1000\n"
+    project.write("src/pkg/up/big.py", "x = 1\n" * 500)
+    assert project.codes("src/pkg/up/big.py") == {("ST002", 1)}
+
+
+def test_deeply_nested_expression(project: Project) -> None:
+    project.write("src/pkg/sealed.py", "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n")
+    codes = {c for c, _ in project.codes("src/pkg/sealed.py")}
+    assert codes == {"ST001"}
+
+
+def test_symlink_loop(project: Project) -> None:
+    link = project.root / "src/pkg/loop.py"
+    os.symlink(link, link)
+    assert project.codes("src/pkg/loop.py") == {("ST002", 1)}
+
+
+def test_dangling_symlink(project: Project) -> None:
+    os.symlink(project.root / "missing.py", project.root / "src/pkg/dangling.py")
+    assert project.codes("src/pkg/dangling.py") == {("ST002", 1)}
+
+
+def test_directory_symlink_loop_is_not_followed(project: Project) -> None:
+    os.symlink(project.root / "src/pkg", project.root / "src/pkg/again")
+    assert project.findings() == []
+
+
+def test_directory_named_like_a_module(project: Project) -> None:
+    (project.root / "src/pkg/weird.py").mkdir()
+    assert project.codes("src/pkg/weird.py") == {("ST002", 1)}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_fifo_never_blocks(project: Project) -> None:
+    os.mkfifo(project.root / "src/pkg/pipe.py")
+    assert project.codes("src/pkg/pipe.py") == {("ST002", 1)}
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads anything")
+def test_unreadable_file(project: Project) -> None:
+    path = project.write("src/pkg/secret.py", "x = 1\n")
+    path.chmod(0)
+    assert project.codes("src/pkg/secret.py") == {("ST002", 1)}
+
+
+def test_hostile_file_outside_selection_is_not_reported(project: Project) -> None:
+    project.write("src/pkg/other.py", b"\x00")
+    result = project.run(paths=["src/pkg/up"])
+    assert result.findings == ()
