@@ -13,6 +13,8 @@ if _HERE not in sys.path:  # the independent recomputation helper lives beside t
 
 from sealed_trace.builder import SEALED_DISPOSITION_NAMES, build_episode  # noqa: E402
 
+pytest_plugins = ["pytester"]
+
 
 @pytest.fixture(params=SEALED_DISPOSITION_NAMES)
 def any_sealed_episode(request: pytest.FixtureRequest):
