@@ -1,0 +1,139 @@
+"""Configuration errors: all problems reported at once, with suggestions; never inert."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import Project
+
+from sealed_trace.lint.config import ConfigError, find_config, load_config
+
+
+def _problems(project: Project) -> list[str]:
+    with pytest.raises(ConfigError) as info:
+        project.config()
+    return info.value.problems
+
+
+def test_valid_config_merges_preset(project: Project) -> None:
+    config = project.config()
+    (b,) = config.boundaries
+    assert b.module == "pkg.sealed"
+    assert "hashlib" in b.allowed_imports
+    assert "pkg.values" in b.allowed_imports
+    assert "time.*" in b.banned
+    assert "answer" in b.forbidden_fields
+
+
+def test_unknown_keys_with_suggestions_all_at_once(project: Project) -> None:
+    project.top_toml += "sources_roots = ['src']\n"
+    project.boundary_toml += "alowed_imports = []\nbaned = []\n"
+    problems = _problems(project)
+    assert any("'sources_roots'" in p and "did you mean 'source_roots'" in p for p in problems)
+    assert any("'alowed_imports'" in p and "did you mean 'allowed_imports'" in p for p in problems)
+    assert any("'baned'" in p and "did you mean 'banned'" in p for p in problems)
+
+
+def test_wrong_types(project: Project) -> None:
+    project.boundary_toml = """
+[[tool.sealed_trace.boundary]]
+name = 3
+module = ["pkg.sealed"]
+preset = "adr0230"
+allowed_imports = "json"
+banned = [1, "os..path"]
+forbidden_fields = ["not-an-identifier"]
+upstream = "pkg.up"
+type_checking_imports = "sometimes"
+"""
+    problems = " | ".join(_problems(project))
+    for fragment in (
+        "boundary[0].name must be a non-empty string",
+        "boundary[0].module must be a dotted module name",
+        "did you mean 'adr-0230'",
+        "allowed_imports must be an array of strings",
+        "banned[0] must be a string",
+        "'os..path' is not a qualified-name pattern",
+        "'not-an-identifier' is not an identifier",
+        "upstream must be an array of strings",
+        "type_checking_imports must be",
+    ):
+        assert fragment in problems
+
+
+def test_module_and_upstream_must_match_something(project: Project) -> None:
+    project.boundary_toml = project.boundary_toml.replace('"pkg.sealed"', '"pkg.seald"')
+    project.boundary_toml = project.boundary_toml.replace('"pkg.up.*"', '"pkg.nowhere.*"')
+    problems = " | ".join(_problems(project))
+    assert "module 'pkg.seald' matches no module" in problems
+    assert "did you mean 'pkg.sealed'" in problems
+    assert "upstream pattern 'pkg.nowhere.*' matches no module" in problems
+
+
+def test_upstream_matching_only_the_sealed_module_is_inert(project: Project) -> None:
+    project.boundary_toml = project.boundary_toml.replace('"pkg.up.*"', '"pkg.sealed"')
+    assert any("'pkg.sealed' matches no module" in p for p in _problems(project))
+
+
+def test_missing_boundary_and_bad_roots(project: Project) -> None:
+    project.boundary_toml = ""
+    project.top_toml = 'source_roots = ["nope"]\nmax_file_bytes = -1\njobs = true\ncache_dir = 5\n'
+    problems = " | ".join(_problems(project))
+    assert "at least one [[tool.sealed_trace.boundary]]" in problems
+    assert "'nope' is not a directory" in problems
+    assert "max_file_bytes must be a positive integer" in problems
+    assert "jobs must be a non-negative integer" in problems
+    assert "cache_dir must be" in problems
+
+
+def test_duplicate_boundary_names(project: Project) -> None:
+    project.boundary_toml = project.boundary_toml * 2
+    assert any("used by another boundary" in p for p in _problems(project))
+
+
+def test_not_toml(tmp_path: Path) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_text("[tool.sealed_trace\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert "is not valid TOML" in info.value.problems[0]
+
+
+def test_no_table(tmp_path: Path) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_text("[project]\nname = 'x'\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert info.value.problems == ["has no [tool.sealed_trace] table"]
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path / "absent.toml")
+    assert "cannot read" in info.value.problems[0]
+
+
+def test_find_config_walks_up(project: Project) -> None:
+    project.write_config()
+    assert find_config(project.root / "src" / "pkg") == project.root / "pyproject.toml"
+
+
+def test_policy_hash_changes_with_policy(project: Project) -> None:
+    first = project.config().policy_hash()
+    project.boundary_toml += 'banned = ["pkg.values.x"]\n'
+    assert project.config().policy_hash() != first
+
+
+def test_several_boundaries(project: Project) -> None:
+    project.write("src/pkg/kernel.py", "import time\n")
+    project.boundary_toml += """
+[[tool.sealed_trace.boundary]]
+name = "kernel"
+module = "pkg.kernel"
+upstream = ["pkg.values"]
+"""
+    project.write("src/pkg/values.py", "from pkg import kernel\n")
+    found = {(f.path, f.code, f.boundary) for f in project.findings()}
+    assert ("src/pkg/kernel.py", "ST101", "kernel") in found
+    assert ("src/pkg/values.py", "ST401", "kernel") in found

@@ -1,0 +1,138 @@
+"""Engine behaviour: the prefilter parses only where a rule can fire, the cache (content hash +
+policy hash, warm stat path) and parallel parsing give the same findings."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from conftest import Project
+
+from sealed_trace.lint import engine
+
+
+def test_prefilter_skips_files_that_cannot_reach_the_sealed_module(project: Project) -> None:
+    project.write("src/pkg/up/b.py", "import json\nfrom pkg import values\n")
+    project.write("src/pkg/up/c.py", "'''mentions sealed_trace and resealed only'''\n")
+    parsed: list[str] = []
+    project.run(parsed=parsed)
+    assert "src/pkg/sealed.py" in parsed
+    assert "src/pkg/up/b.py" not in parsed
+    assert "src/pkg/up/c.py" not in parsed
+
+
+def test_prefilter_follows_chains(project: Project) -> None:
+    project.write("src/pkg/x.py", "import pkg.sealed\n")
+    project.write("src/pkg/up/b.py", "import pkg.x\n")
+    parsed: list[str] = []
+    result = project.run(parsed=parsed)
+    assert {"src/pkg/x.py", "src/pkg/up/b.py"} <= set(parsed)
+    assert [(f.path, f.code) for f in result.findings] == [("src/pkg/up/b.py", "ST402")]
+
+
+def test_package_word_followed_by_dot_is_not_a_candidate(project: Project) -> None:
+    project.write("src/pkg/__init__.py", "from pkg import sealed\n")
+    project.write("src/pkg/up/b.py", "from pkg.values import x\n")
+    parsed: list[str] = []
+    project.run(parsed=parsed)
+    assert "src/pkg/up/b.py" not in parsed
+
+
+def test_warm_run_uses_cache(project: Project) -> None:
+    project.top_toml = 'source_roots = ["src"]\n'
+    project.write("src/pkg/sealed.py", "import time\n")
+    cold = project.run(use_cache=True)
+    assert not cold.cache_hit
+    parsed: list[str] = []
+    warm = project.run(use_cache=True, parsed=parsed)
+    assert warm.cache_hit
+    assert parsed == []
+    assert warm.findings == cold.findings
+    assert (project.root / ".sealed_trace_cache" / ".gitignore").read_text() == "*\n"
+
+
+def test_changed_file_invalidates(project: Project) -> None:
+    project.top_toml = 'source_roots = ["src"]\n'
+    project.write("src/pkg/sealed.py", "import time\n")
+    project.run(use_cache=True)
+    project.write("src/pkg/sealed.py", "import json\n")
+    result = project.run(use_cache=True)
+    assert not result.cache_hit
+    assert result.findings == ()
+
+
+def test_policy_change_invalidates(project: Project) -> None:
+    project.top_toml = 'source_roots = ["src"]\n'
+    project.write("src/pkg/sealed.py", "import decimal\n")
+    assert project.run(use_cache=True).findings
+    project.boundary_toml += 'allowed_imports = ["pkg.values", "decimal"]\n'
+    project.boundary_toml = project.boundary_toml.replace(
+        'allowed_imports = ["pkg.values"]\n', "", 1)
+    result = project.run(use_cache=True)
+    assert not result.cache_hit
+    assert result.findings == ()
+
+
+def test_facts_cache_avoids_reparse(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    project.top_toml = 'source_roots = ["src"]\n'
+    project.run(use_cache=True)
+    project.write("src/pkg/unrelated.py", "x = 1\n")  # run cache misses, facts cache hits
+    calls: list[int] = []
+    real = engine._parse_batch
+
+    def counting(batch):  # type: ignore[no-untyped-def]
+        calls.append(len(batch))
+        return real(batch)
+
+    monkeypatch.setattr(engine, "_parse_batch", counting)
+    result = project.run(use_cache=True)
+    assert not result.cache_hit
+    assert sum(calls) == 0
+
+
+def test_corrupt_cache_is_ignored(project: Project) -> None:
+    project.top_toml = 'source_roots = ["src"]\n'
+    project.write("src/pkg/sealed.py", "import time\n")
+    cache = project.root / ".sealed_trace_cache"
+    cache.mkdir()
+    (cache / f"lint-v{engine.ENGINE_VERSION}.json").write_text("{not json", encoding="utf-8")
+    assert [f.code for f in project.run(use_cache=True).findings] == ["ST102"]
+    data = json.loads((cache / f"lint-v{engine.ENGINE_VERSION}.json").read_text())
+    data["facts"] = {k: {"bad": 1} for k in data["facts"]}
+    data["run"] = {}
+    (cache / f"lint-v{engine.ENGINE_VERSION}.json").write_text(json.dumps(data))
+    assert [f.code for f in project.run(use_cache=True).findings] == ["ST102"]
+
+
+def test_parallel_equals_serial(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(12):
+        project.write(f"src/pkg/up/m{i}.py", f"import pkg.sealed\nfrom . import m{(i + 1) % 12}\n")
+    serial = project.run(jobs=1).findings
+    monkeypatch.setattr(engine, "_PARALLEL_MIN", 0)
+    parallel = project.run(jobs=2).findings
+    assert parallel == serial
+    assert len(serial) == 24
+
+
+def test_one_read_and_parse_per_file_with_several_boundaries(project: Project) -> None:
+    project.write("src/pkg/kernel.py", "import json\n")
+    project.boundary_toml += """
+[[tool.sealed_trace.boundary]]
+name = "kernel"
+module = "pkg.kernel"
+preset = "adr-0230"
+upstream = ["pkg.up.*"]
+"""
+    project.write("src/pkg/up/a.py", "from pkg import sealed, kernel\n")
+    parsed: list[str] = []
+    result = project.run(parsed=parsed)
+    assert len(parsed) == len(set(parsed))
+    assert {(f.code, f.boundary) for f in result.findings} == {
+        ("ST401", "sealed"), ("ST401", "kernel")}
+
+
+def test_paths_outside_roots_get_engine_checks(project: Project) -> None:
+    outside = project.write("scripts/tool.py", b"\x00")
+    result = project.run(paths=[os.path.relpath(outside, project.root)])
+    assert [f.code for f in result.findings] == ["ST001"]
