@@ -1,0 +1,89 @@
+"""The example kernel repository (issue 4, item 6) under pytest and the lint, run as a user would.
+
+Each check runs in a subprocess from the example's own directory, so the example's
+``pyproject.toml`` (ini options, ``[tool.sealed_trace]``) is the one in force, and plugin
+autoload is left as the environment has it. Nothing may be written into ``examples/``:
+``-p no:cacheprovider`` (no ``.pytest_cache``), ``PYTHONDONTWRITEBYTECODE`` (no
+``__pycache__``), ``cache_dir = false`` in the examples' lint tables and ``--no-cache``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL = ROOT / "examples" / "kernel"
+VIOLATIONS = ROOT / "examples" / "kernel_violations"
+EXPECTED = (VIOLATIONS / "EXPECTED_FINDINGS.txt").read_text(encoding="utf-8")
+
+
+def _tree(*tops: Path) -> set[str]:
+    return {str(p.relative_to(ROOT)) for top in tops for p in top.rglob("*")}
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    before = _tree(KERNEL, VIOLATIONS)
+    result = subprocess.run(
+        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
+        check=False,
+    )
+    assert _tree(KERNEL, VIOLATIONS) == before, "the run wrote into examples/"
+    return result
+
+
+def _pytest(cwd: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return _run(["-m", "pytest", "-p", "sealed_trace", "-q", "-p", "no:cacheprovider", *extra],
+                cwd)
+
+
+def _lint(example: Path) -> subprocess.CompletedProcess[str]:
+    config = str((example / "pyproject.toml").relative_to(ROOT))
+    return _run(["-m", "sealed_trace", "lint", "--config", config, "--no-cache"], ROOT)
+
+
+def test_expected_findings_name_the_three_planted_violations():
+    lines = EXPECTED.splitlines()
+    assert lines
+    assert all(line.startswith("kernel/") for line in lines)
+    codes = {line.split()[1] for line in lines}
+    assert {"ST401", "ST201", "ST501"} <= codes
+
+
+def test_example_kernel_suite_is_green_with_its_lint_items():
+    result = _pytest(KERNEL, "-rA")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "PASSED ::sealed-trace-lint::kernel-sealing" in result.stdout
+
+
+@pytest.mark.skipif(importlib.util.find_spec("xdist") is None, reason="needs pytest-xdist")
+def test_example_kernel_suite_is_green_under_xdist():
+    result = _pytest(KERNEL, "-n", "2")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_violations_suite_fails_showing_every_expected_finding():
+    result = _pytest(VIOLATIONS)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "FAILED ::sealed-trace-lint::kernel-sealing" in result.stdout
+    for line in EXPECTED.splitlines():
+        assert line in result.stdout
+
+
+def test_lint_cli_is_clean_on_the_example_kernel():
+    result = _lint(KERNEL)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_lint_cli_reports_exactly_the_expected_findings():
+    result = _lint(VIOLATIONS)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == EXPECTED
+    assert result.stderr.startswith(f"{len(EXPECTED.splitlines())} finding(s)")
