@@ -13,6 +13,7 @@ import operator
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from enum import Enum
 from types import MappingProxyType
 from typing import Final, cast
@@ -80,6 +81,9 @@ class Problems:
 
     codes: list[str] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
+    #: For a tuple of nested records that failed to read: where -> each item's
+    #: ``(record, readable fields)``, so ids inside it stay usable without a second read.
+    partial: dict[str, list[tuple[object | None, dict[str, object]]]] = field(default_factory=dict)
 
     def add(self, code: str, detail: str) -> None:
         """Record ``code`` (kept once, in first-seen order) and its ``detail`` sentence."""
@@ -215,7 +219,7 @@ def _facts(value: object) -> object:
         return BAD
     thawed = thaw_json(value)
     try:
-        canonical_json(thawed)
+        canonical_json({"facts": thawed})  # as deep as the frame digest payload nests it
     except IdentityError:
         return BAD
     return MappingProxyType(thawed)  # type: ignore[arg-type]
@@ -295,6 +299,9 @@ class RecordSchema:
         object.__setattr__(self, "fasts", tuple(kind.fast for _, kind in self.fields))
         object.__setattr__(self, "names", tuple(name for name, _ in self.fields))
         names = [name for name, _ in self.fields]
+        declared = [f.name for f in dataclass_fields(self.cls)]
+        if names != declared:  # records are built positionally
+            raise TypeError(f"{self.label} schema fields {names} differ from {declared}")
         getter = operator.attrgetter(*names)
         object.__setattr__(self, "getter", getter if len(names) > 1 else lambda o: (getter(o),))
 
@@ -315,14 +322,14 @@ def _span(value: object) -> SourceSpan | Bad:
             and (index is None or type(index) is int)
             and (index is None or -MAX_ABS_INT <= index < MAX_ABS_INT)
         ):
-            return value
+            return SourceSpan(text, start, end, index)  # a copy: the input may change later
         raw: tuple[object, ...] = (text, start, end, index)
     else:
         try:
             raw = tuple(getattr(value, name, _MISSING) for name in _SPAN_FIELDS)
         except Exception:
             return BAD
-        if _MISSING in raw:
+        if any(item is _MISSING for item in raw):
             return BAD
     new_text, new_start, new_end = read_str(raw[0]), _read_int(raw[1]), _read_int(raw[2])
     new_index = None if raw[3] is None else _read_int(raw[3])
@@ -343,15 +350,13 @@ def _read_spans(value: object, problems: Problems, where: str) -> object:
         problems.add("malformed_evidence_span", f"{where} is not a tuple of spans")
         return BAD
     spans = list(map(_span, items))
-    if BAD in spans:
+    if any(span is BAD for span in spans):
         for index, span in enumerate(spans):
             if span is BAD:
                 problems.add(
                     "malformed_evidence_span", f"{where}[{index}] is not a well-formed SourceSpan"
                 )
         return BAD
-    if all(map(operator.is_, spans, items)):
-        return items
     return tuple(spans)
 
 
@@ -381,23 +386,18 @@ def _nested_tuple(schema: RecordSchema) -> Kind:
         if isinstance(items, Bad):
             problems.add(schema.code, f"{where} is not a tuple of {schema.label} records")
             return BAD
-        out = [read_record(item, schema, problems, where, i)[0] for i, item in enumerate(items)]
-        if None in out:
+        reads = [read_record(item, schema, problems, where, i) for i, item in enumerate(items)]
+        if any(record is None for record, _ in reads):
+            problems.partial[where] = reads
             return BAD
-        if all(map(operator.is_, out, items)):
-            return items
-        return tuple(out)
+        return tuple(record for record, _ in reads)
 
     def fast(value: object) -> object:
         items = _read_tuple(value)
         if isinstance(items, Bad):
             return BAD
         out = [_read_fast(item, schema) for item in items]
-        if None in out:
-            return BAD
-        if all(map(operator.is_, out, items)):
-            return items
-        return tuple(out)
+        return BAD if None in out else tuple(out)
 
     return Kind(read=read, fast=fast)
 
@@ -418,9 +418,8 @@ def _read_fast(obj: object, schema: RecordSchema) -> object | None:
     values = [check(raw) for check, raw in zip(schema.fasts, raws, strict=True)]
     if BAD in values:
         return None
-    if type(obj) is schema.cls and all(map(operator.is_, values, raws)):
-        return obj
-    record: object = schema.cls(**dict(zip(schema.names, values, strict=True)))
+    # Always a new instance: the input's own objects could still be changed behind our back.
+    record: object = schema.cls(*values)
     return record
 
 

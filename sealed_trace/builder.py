@@ -67,8 +67,8 @@ from sealed_trace.upstream import (
     run_input_digest,
     run_refusal_outcome_id,
 )
-from sealed_trace.upstream.run import run_input_digest_of
 from sealed_trace.upstream.residuals import FAMILY_BY_ORGAN
+from sealed_trace.upstream.run import run_input_digest_of
 
 __all__ = [
     "DEFAULT_PROBLEM_TEXT",

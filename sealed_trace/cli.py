@@ -15,6 +15,8 @@ User errors are one line on stderr naming the file and what is wrong, never a tr
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -42,6 +44,8 @@ class _Parser(argparse.ArgumentParser):
 def _read(path: str) -> bytes:
     try:
         if path == "-":
+            if sys.stdin is None:
+                raise _UsageError("cannot read -: there is no standard input")
             data = sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
         else:
             with open(path, "rb") as handle:
@@ -62,10 +66,20 @@ def _seal_bytes(path: str) -> tuple[bytes, bool]:
     return encode_outcome(outcome), isinstance(outcome, SealedPracticeTrace)
 
 
+def _write(data: bytes) -> None:
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    except OSError as error:
+        # Send what is still buffered to the null device, so exiting cannot fail again.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise _UsageError(f"cannot write the output: {error.strerror or error}") from None
+
+
 def _cmd_seal(args: argparse.Namespace) -> int:
     encoded, sealed = _seal_bytes(args.episode)
-    sys.stdout.buffer.write(encoded)
-    sys.stdout.flush()
+    _write(encoded)
     return 0 if sealed else 1
 
 
@@ -73,9 +87,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     expected = _read(args.outcome)
     encoded, _ = _seal_bytes(args.episode)
     if encoded == expected:
-        print(f"{args.outcome}: same outcome, byte for byte")
+        _write(f"{args.outcome}: same outcome, byte for byte\n".encode())
         return 0
-    print(f"{args.outcome}: differs from the outcome of sealing {args.episode}", file=sys.stderr)
+    _stderr(f"{args.outcome}: differs from the outcome of sealing {args.episode}")
     return 1
 
 
@@ -100,14 +114,14 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     if args.all:
         if args.code is not None:
             raise _UsageError("give a CODE or --all, not both")
-        sys.stdout.write(markdown_table())
+        _write(markdown_table().encode())
         return 0
     if args.code is None:
         raise _UsageError("explain needs a CODE (or --all for the reason-code table)")
     text = explain(args.code)
     if text is None:
         raise _UsageError(f"unknown reason code or rule {args.code!r}")
-    print(text)
+    _write((text + "\n").encode())
     return 0
 
 
@@ -140,15 +154,18 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stderr(line: str) -> None:
+    with contextlib.suppress(OSError, AttributeError):  # no stderr: the exit status tells
+        print(line, file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module table)."""
     args = _parser().parse_args(argv)
     try:
         return int(args.run(args))
     except _UsageError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
+        _stderr(f"{PROG}: error: {error}")
         return 2
 
 

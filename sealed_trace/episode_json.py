@@ -12,7 +12,6 @@ signed 64-bit range, make the document a ``trace_invalid_input`` refusal.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import fields as dataclass_fields
 from dataclasses import is_dataclass
@@ -27,6 +26,7 @@ from sealed_trace.trace import (
     PracticeTraceInput,
     PracticeTraceOutcome,
     SealedPracticeTrace,
+    _refuse_document,
     _seal_with_problems,
 )
 from sealed_trace.upstream.spans import span_payload
@@ -45,8 +45,9 @@ __all__ = [
 
 EPISODE_FORMAT: Final = "sealed_trace.episode.v1"
 OUTCOME_FORMAT: Final = "sealed_trace.outcome.v1"
-#: Deepest container nesting accepted in an episode document (the root object is depth 1).
-MAX_DOCUMENT_DEPTH: Final = MAX_DEPTH
+#: Deepest container nesting accepted in an episode document (the root object is depth 1):
+#: one more than an identity payload, since the document wraps each record in its root.
+MAX_DOCUMENT_DEPTH: Final = MAX_DEPTH + 1
 _MAX_INT_DIGITS: Final = 20
 
 _RECORD_KEYS: Final = {
@@ -83,7 +84,6 @@ _NESTED_ARRAYS: Final = {
     ("ReplayAdapterResult", "proof_replay_refs"): "ProofReplayRef",
 }
 _SPAN_KEYS: Final = ("text", "start", "end", "sentence_index")
-_TOKENS: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 
 class DocumentError(ValueError):
@@ -102,16 +102,20 @@ class _Rejected:
         return f"<rejected {self.what}>"
 
 
-def _too_deep(text: str) -> bool:
-    depth = 0
-    for match in _TOKENS.finditer(text):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-            if depth > MAX_DOCUMENT_DEPTH:
-                return True
-        elif token in "]}":
-            depth -= 1
+def _too_deep(value: object) -> bool:
+    """Whether decoded JSON nests deeper than :data:`MAX_DOCUMENT_DEPTH` (iterative, linear)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if type(item) is dict:
+            children: list[object] = list(item.values())
+        elif type(item) is list:
+            children = item
+        else:
+            continue
+        if depth > MAX_DOCUMENT_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in children)
     return False
 
 
@@ -256,24 +260,24 @@ def seal_document(data: bytes) -> PracticeTraceOutcome:
     if text.startswith("\ufeff"):
         raise DocumentError("starts with a byte order mark; save it as UTF-8 without BOM")
     problems = r.Problems()
-    if _too_deep(text):
-        problems.add(
-            "malformed_episode_document", f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers"
-        )
-        return _seal_with_problems(None, None, problems)
     try:
         document = _parse(text, problems)
     except RecursionError:
         problems.add("malformed_episode_document", "nesting too deep to decode")
-        return _seal_with_problems(None, None, problems)
+        return _refuse_document(problems)
     except ValueError as error:
         raise DocumentError(f"not JSON: {error}") from None
+    if _too_deep(document):
+        problems.add(
+            "malformed_episode_document", f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers"
+        )
+        return _refuse_document(problems)
     if type(document) is not dict:
         problems.add(
             "malformed_episode_document",
             f"the document is a JSON {type(document).__name__}, not an object",
         )
-        return _seal_with_problems(None, None, problems)
+        return _refuse_document(problems)
     episode, claimed = _episode(document, problems)
     return _seal_with_problems(episode, claimed, problems)
 
@@ -345,5 +349,5 @@ def encode_episode(
         IdentityError: the episode holds a value that has no JSON form (e.g. a float).
     """
     document = episode_document(episode, trace_input)
-    canonical_json(document)  # refuse what the decoder would refuse
+    canonical_json(document, max_depth=MAX_DOCUMENT_DEPTH)  # refuse what decoding refuses
     return (json.dumps(document, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode()

@@ -60,7 +60,7 @@ def _check_str(value: str, path: str) -> None:
         raise IdentityError("lone_surrogate", path, "string holds a lone surrogate") from None
 
 
-def _check(value: object, path: str, depth: int, active: set[int]) -> None:
+def _check(value: object, path: str, depth: int, active: set[int], limit: int = MAX_DEPTH) -> None:
     kind = type(value)
     if value is None or kind is bool:
         return
@@ -75,8 +75,8 @@ def _check(value: object, path: str, depth: int, active: set[int]) -> None:
         raise IdentityError("float_in_payload", path, "floats, NaN and Infinity are forbidden")
     if kind not in (dict, list, tuple):
         raise IdentityError("unsupported_type", path, f"{kind.__name__} is not a JSON value")
-    if depth >= MAX_DEPTH:
-        raise IdentityError("payload_too_deep", path, f"nesting deeper than {MAX_DEPTH}")
+    if depth >= limit:
+        raise IdentityError("payload_too_deep", path, f"nesting deeper than {limit}")
     marker = id(value)
     if marker in active:
         raise IdentityError("cycle_in_payload", path, "container contains itself")
@@ -86,18 +86,20 @@ def _check(value: object, path: str, depth: int, active: set[int]) -> None:
             if type(key) is not str:
                 raise IdentityError("non_string_key", path, f"key of type {type(key).__name__}")
             _check_str(key, path)
-            _check(item, f"{path}.{key}", depth + 1, active)
+            _check(item, f"{path}.{key}", depth + 1, active, limit)
     else:
         for index, item in enumerate(value):  # type: ignore[arg-type]
-            _check(item, f"{path}[{index}]", depth + 1, active)
+            _check(item, f"{path}[{index}]", depth + 1, active, limit)
     active.discard(marker)
 
 
-def canonical_json(payload: object) -> str:
+def canonical_json(payload: object, *, max_depth: int = MAX_DEPTH) -> str:
     """Return the ADR §12 canonical JSON text of ``payload``.
 
     Args:
         payload: a JSON value built from the exact types listed in the module docstring.
+        max_depth: the deepest container nesting accepted (identity payloads: the default;
+            documents that wrap payloads one level deeper pass one more).
 
     Returns:
         The compact, key-sorted, non-ASCII-preserving JSON text.
@@ -107,7 +109,7 @@ def canonical_json(payload: object) -> str:
             surrogate, a cycle, nesting deeper than :data:`MAX_DEPTH`, an integer outside
             :data:`MAX_ABS_INT`, or any non-JSON type (including subclasses of JSON types).
     """
-    _check(payload, "$", 0, set())
+    _check(payload, "$", 0, set(), max_depth)
     return _ENCODE(payload)
 
 

@@ -250,6 +250,12 @@ _EPISODE_RECORDS: Final = (
 )
 _EPISODE_ARRAYS: Final = ("residuals", "replay_results", "replay_refusals")
 _EPISODE_VERSIONS: Final = ("schema_versions", "policy_versions")
+_EPISODE_FIELDS: Final = (
+    *_EPISODE_RECORDS,
+    *_EPISODE_ARRAYS,
+    *_EPISODE_VERSIONS,
+    "trace_policy_version",
+)
 
 _TRACE_INPUT: Final = r.RecordSchema(
     "PracticeTraceInput",
@@ -317,6 +323,9 @@ class _Checker:
 
     def __init__(self, episode: object, problems: r.Problems) -> None:
         self.raw = episode
+        # Each episode attribute is read exactly once: an input that answers differently on
+        # a second read cannot make two checks see two different episodes.
+        self.top = {name: _get(episode, name) for name in _EPISODE_FIELDS}
         self.e = _Episode(problems)
         self.p = problems
         # Ids usable in the §12.1 payload; a key is absent when its value did not read.
@@ -326,7 +335,7 @@ class _Checker:
     # -- reading ---------------------------------------------------------------------------
 
     def _record(self, name: str, schema: r.RecordSchema, missing_code: str | None) -> _Read:
-        raw = _get(self.raw, name)
+        raw = self.top[name]
         if raw is None or raw is _MISSING:
             if missing_code is not None:
                 self.p.add(missing_code, f"episode.{name} is absent")
@@ -335,7 +344,7 @@ class _Checker:
         return _Read(record, fields)
 
     def _array(self, name: str, schema: r.RecordSchema) -> list[_Read] | None:
-        raw = _get(self.raw, name)
+        raw = self.top[name]
         if raw is _MISSING:
             self.p.add("missing_episode_field", f"episode.{name} is absent")
             return None
@@ -354,15 +363,14 @@ class _Checker:
             self.p.add("unsupported_record_version", f"{where} is {value!r}, not {supported!r}")
 
     def read(self) -> None:
-        raw = self.raw
-        names = (*_EPISODE_RECORDS, *_EPISODE_ARRAYS, *_EPISODE_VERSIONS, "trace_policy_version")
-        if all(_get(raw, name) is _MISSING for name in names):
+        top = self.top
+        if all(value is _MISSING for value in top.values()):
             self.p.add(
                 "invalid_trace_input_type",
-                f"a {type(raw).__name__} has none of the practice episode fields",
+                f"a {type(self.raw).__name__} has none of the practice episode fields",
             )
             return
-        version = _get(raw, "trace_policy_version")
+        version = top["trace_policy_version"]
         if version is _MISSING:
             self.p.add("missing_episode_field", "episode.trace_policy_version is absent")
         else:
@@ -396,8 +404,9 @@ class _Checker:
         run_refusal = self._record("search_run_refusal", s["SearchRunRefusal"], None)
         results = self._array("replay_results", s["ReplayAdapterResult"])
         refusals = self._array("replay_refusals", s["ReplayAdapterRefusal"])
-        run_present = _get(raw, "geometric_search_run") not in (None, _MISSING)
-        refusal_present = _get(raw, "search_run_refusal") not in (None, _MISSING)
+        run_raw, refusal_raw = top["geometric_search_run"], top["search_run_refusal"]
+        run_present = run_raw is not None and run_raw is not _MISSING
+        refusal_present = refusal_raw is not None and refusal_raw is not _MISSING
         if run_present and refusal_present:
             self.p.add("both_run_kinds_present", "the episode holds a run and a run refusal")
         elif not run_present and not refusal_present:
@@ -521,7 +530,7 @@ class _Checker:
             ("schema", "schema_versions", _SCHEMA_MANIFEST, schema_expected, schema_optional),
             ("policy", "policy_versions", _POLICY_MANIFEST, policy_expected, set()),
         ):
-            raw = _get(self.raw, attr)
+            raw = self.top[attr]
             if raw is _MISSING:
                 self.p.add("missing_episode_field", f"episode.{attr} is absent")
                 self.versions_ok = False
@@ -594,19 +603,25 @@ class _Checker:
         ids["replay_refusal_ids"] = _all_field(refusals, "replay_refusal_id")
         if run_present and not refusal_present:
             ids["geometric_search_run_id"] = run.get("run_id")
-            ids["candidate_attempt_ids"] = self._attempt_ids()
+            ids["candidate_attempt_ids"] = self._attempt_ids(run)
         elif refusal_present and not run_present:
             ids["geometric_search_run_id"] = run_refusal.get("outcome_id")
             ids["candidate_attempt_ids"] = ()
 
-    def _attempt_ids(self) -> tuple[str, ...] | None:
-        """The run's attempt ids, each read on its own (another malformed field of an
-        attempt does not hide its id); None when any id or the tuple is unreadable."""
-        attempts = r.exact_tuple(_get(_get(self.raw, "geometric_search_run"), "candidate_attempts"))
-        if isinstance(attempts, r.Bad):
+    def _attempt_ids(self, run: _Read) -> tuple[str, ...] | None:
+        """The run's attempt ids as read (another malformed field of an attempt does not hide
+        its id); None when the attempts or any of their ids could not be read."""
+        attempts = run.get("candidate_attempts")
+        if attempts is not None:
+            return tuple(a.attempt_id for a in attempts)  # type: ignore[attr-defined]
+        partial = self.p.partial.get("episode.geometric_search_run.candidate_attempts")
+        if partial is None:
             return None
-        ids = [r.ID.check(_get(attempt, "attempt_id")) for attempt in attempts]  # type: ignore[misc]
-        if any(i is r.BAD for i in ids):
+        ids = [
+            record.attempt_id if record is not None else fields.get("attempt_id")
+            for record, fields in partial
+        ]
+        if any(i is None for i in ids):
             return None
         return tuple(ids)  # type: ignore[arg-type]
 
@@ -1216,3 +1231,8 @@ def _seal_with_problems(
     """
     claim = _NO_CLAIM if claimed is None else claimed
     return _guarded(episode, claim, "", prior, want_input=False)  # type: ignore[return-value]
+
+
+def _refuse_document(prior: r.Problems) -> PracticeTraceRefusal:
+    """The refusal of a document that holds no episode to read (episode_json only)."""
+    return _refusal(prior, None)
