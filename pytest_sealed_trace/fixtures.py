@@ -88,7 +88,7 @@ class EpisodeFactory:
     """Builds practice episodes for tests (the ``sealed_trace_episodes`` fixture).
 
     ``record_types`` maps reference class names to host classes (see the
-    ``sealed_trace_record_types`` hook); records are then built as host objects.
+    ``pytest_sealed_trace_record_types`` hook); records are then built as host objects.
     """
 
     def __init__(self, record_types: Mapping[str, Callable[..., Any]] | None = None) -> None:
@@ -200,7 +200,7 @@ def record_types_from_modules(modules: Sequence[str]) -> dict[str, Any]:
 
 
 def _factory(config: pytest.Config) -> EpisodeFactory:
-    types = config.hook.sealed_trace_record_types(config=config)
+    types = config.hook.pytest_sealed_trace_record_types(config=config)
     if types is None:
         types = record_types_from_modules(config.getini("sealed_trace_record_types"))
     return EpisodeFactory(types)

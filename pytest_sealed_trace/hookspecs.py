@@ -9,7 +9,7 @@ import pytest
 
 
 @pytest.hookspec(firstresult=True)
-def sealed_trace_record_types(config: pytest.Config) -> Mapping[str, Any] | None:
+def pytest_sealed_trace_record_types(config: pytest.Config) -> Mapping[str, Any] | None:
     """Return the host project's record classes by reference class name, or None.
 
     Keys are the names of the reference types in :mod:`sealed_trace.upstream` and
@@ -17,5 +17,6 @@ def sealed_trace_record_types(config: pytest.Config) -> Mapping[str, Any] | None
     ``"GeometricSearchRun"``, ...); values are callables taking that record's fields as
     keyword arguments (usually the host's frozen dataclasses). The episode fixtures then hand
     out host records instead of the reference types. The first non-None result wins; the ini
-    option ``sealed_trace_record_types`` is used when no hook answers.
+    option ``sealed_trace_record_types`` is used when no hook answers. (pytest only calls
+    hook implementations named ``pytest_*``, hence the prefix.)
     """
