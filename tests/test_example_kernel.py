@@ -65,7 +65,8 @@ def test_example_kernel_suite_is_green_with_its_lint_items():
 
 @pytest.mark.skipif(importlib.util.find_spec("xdist") is None, reason="needs pytest-xdist")
 def test_example_kernel_suite_is_green_under_xdist():
-    result = _pytest(KERNEL, "-n", "2")
+    load = ["-p", "xdist.plugin"] if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") else []
+    result = _pytest(KERNEL, *load, "-n", "2")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
