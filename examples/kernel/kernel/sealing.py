@@ -43,7 +43,8 @@ def build_episode(
     replay_refusals: tuple[ReplayAdapterRefusal, ...] = (),
 ) -> PracticeEpisode:
     """Bind one episode's records, with the schema and policy versions its shape needs."""
-    searched = isinstance(run, GeometricSearchRun)
+    search_run = run if isinstance(run, GeometricSearchRun) else None
+    searched = search_run is not None
     schema = (
         ("contract_assessment_identity", CONTRACT_ASSESSMENT_IDENTITY_VERSION),
         *((("geometric_search_run", GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION),) if searched else ()),
@@ -63,8 +64,8 @@ def build_episode(
         residuals=residuals,
         search_gate_decision=gate,
         compute_budget_decision=budget,
-        geometric_search_run=run if searched else None,
-        search_run_refusal=None if searched else run,
+        geometric_search_run=search_run,
+        search_run_refusal=run if isinstance(run, SearchRunRefusal) else None,
         replay_results=replay_results,
         replay_refusals=replay_refusals,
         schema_versions=schema,
