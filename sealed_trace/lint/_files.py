@@ -59,6 +59,10 @@ def module_name_for(relative_to_root: str) -> tuple[str | None, bool]:
 
 
 def _relpath(path: str, project_root: str) -> str:
+    prefix = project_root.rstrip(os.sep) + os.sep
+    if path.startswith(prefix):
+        rel = path[len(prefix):]
+        return rel if os.sep == "/" else rel.replace(os.sep, "/")
     try:
         rel = os.path.relpath(path, project_root)
     except ValueError:
@@ -83,14 +87,13 @@ def _entry(path: str, project_root: str, roots: tuple[str, ...]) -> SourceFile:
             problem = "is not a regular file"
     module: str | None = None
     is_package = False
-    apath = os.path.abspath(path)
     best = -1
     for root in roots:
-        inside = apath == root or apath.startswith(root.rstrip(os.sep) + os.sep)
-        if inside and len(root) > best:
+        prefix = root.rstrip(os.sep) + os.sep
+        if path.startswith(prefix) and len(root) > best:
             best = len(root)
-            module, is_package = module_name_for(Path(os.path.relpath(apath, root)).as_posix())
-    return SourceFile(_relpath(path, project_root), apath, module, is_package, problem, fingerprint)
+            module, is_package = module_name_for(_relpath(path, root))
+    return SourceFile(_relpath(path, project_root), path, module, is_package, problem, fingerprint)
 
 
 def _walk(top: str, project_root: str, exclude: tuple[str, ...], out: list[str]) -> None:
@@ -137,7 +140,8 @@ def discover(
     Explicit paths may be files (any name) or directories. Raises ``FileNotFoundError`` for an
     explicit path that does not exist at all (not even as a dangling link).
     """
-    roots = tuple(os.path.abspath(r) for r in source_roots)
+    roots = tuple(os.path.realpath(r) for r in source_roots)
+    project_root = os.path.realpath(project_root)
     found: list[str] = []
     for root in roots:
         if os.path.isdir(root):
@@ -146,13 +150,14 @@ def discover(
         if not os.path.lexists(path):
             raise FileNotFoundError(path)
         if os.path.isdir(path) and not os.path.islink(path) and not path.endswith(".py"):
-            _walk(os.path.abspath(path), project_root, exclude, found)
+            _walk(os.path.realpath(path), project_root, exclude, found)
         else:
-            found.append(os.path.abspath(path))
+            parent, name = os.path.split(os.path.abspath(path))
+            found.append(os.path.join(os.path.realpath(parent), name))
     seen: set[str] = set()
     files: list[SourceFile] = []
     for path in found:
-        apath = os.path.abspath(path)
+        apath = path if os.path.isabs(path) and os.sep + "." not in path else os.path.abspath(path)
         if apath in seen:
             continue
         seen.add(apath)

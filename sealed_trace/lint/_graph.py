@@ -59,7 +59,7 @@ def _is_type_checking(test: ast.expr) -> bool:
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
-class _Visitor(ast.NodeVisitor):
+class _Visitor:
     def __init__(self, text: str, module: str, is_package: bool) -> None:
         self.lines = text.splitlines()
         self.module = module
@@ -68,8 +68,6 @@ class _Visitor(ast.NodeVisitor):
         self.imports: list[ImportFact] = []
         self.refs: list[RefFact] = []
         self.dynamics: list[DynamicFact] = []
-        self.tc = 0
-        self._inner: set[int] = set()
 
     # -- helpers -------------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[int, int]:
@@ -105,81 +103,80 @@ class _Visitor(ast.NodeVisitor):
                 return {f"{b}.{text}" for b in self.resolve(obj)}
         return set()
 
-    # -- bindings (first pass) -------------------------------------------------------------------
-    def bind(self, tree: ast.AST) -> None:
-        for node in ast.walk(tree):
+    # -- one pass over the tree, resolution deferred until every import is bound ----------
+    def run(self, tree: ast.Module) -> None:
+        """Walk ``tree`` once (iteratively: no recursion limit), then resolve references."""
+        refs: list[tuple[ast.expr, int, int, bool]] = []
+        calls: list[tuple[ast.Call, bool]] = []
+        stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+        while stack:
+            node, tc = stack.pop()
+            if isinstance(node, ast.If):
+                inside = tc or _is_type_checking(node.test)
+                stack.extend((child, tc) for child in node.orelse)
+                stack.extend((child, inside) for child in node.body)
+                stack.append((node.test, tc))
+                continue
             if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.asname:
-                        self.bindings.setdefault(alias.asname, set()).add(alias.name)
-                    else:
-                        root = alias.name.partition(".")[0]
-                        self.bindings.setdefault(root, set()).add(root)
-            elif isinstance(node, ast.ImportFrom):
-                base = self.absolute(node.level, node.module or "")
-                if not base:
-                    continue
-                for alias in node.names:
-                    if alias.name != "*":
-                        name = alias.asname or alias.name
-                        self.bindings.setdefault(name, set()).add(f"{base}.{alias.name}")
+                self._import(node, tc)
+                continue
+            if isinstance(node, ast.ImportFrom):
+                self._import_from(node, tc)
+                continue
+            if isinstance(node, (ast.Attribute, ast.Name)):
+                inner: ast.expr = node
+                while isinstance(inner, ast.Attribute):
+                    inner = inner.value
+                if not isinstance(inner, ast.Name):
+                    stack.append((inner, tc))
+                elif isinstance(node.ctx, ast.Load):
+                    line, col = self.pos(node)
+                    refs.append((node, line, col, tc))
+                continue
+            if isinstance(node, ast.Call):
+                calls.append((node, tc))
+            stack.extend((child, tc) for child in ast.iter_child_nodes(node))
+        for expr, line, col, tc in refs:
+            for q in sorted(self.resolve(expr)):
+                self.refs.append(RefFact(line, col, q, False, "", tc))
+        for call, tc in calls:
+            self._call(call, tc)
 
-    # -- visit -----------------------------------------------------------------------------------
-    def visit_If(self, node: ast.If) -> None:
-        self.visit(node.test)
-        tc = _is_type_checking(node.test)
-        self.tc += tc
-        for child in node.body:
-            self.visit(child)
-        self.tc -= tc
-        for child in node.orelse:
-            self.visit(child)
-
-    def visit_Import(self, node: ast.Import) -> None:
+    def _import(self, node: ast.Import, tc: bool) -> None:
         for alias in node.names:
+            if alias.asname:
+                self.bindings.setdefault(alias.asname, set()).add(alias.name)
+            else:
+                root = alias.name.partition(".")[0]
+                self.bindings.setdefault(root, set()).add(root)
             line, col = self.pos(alias)
-            self.imports.append(ImportFact(line, col, alias.name, None, "import", self.tc > 0,
+            self.imports.append(ImportFact(line, col, alias.name, None, "import", tc,
                                            f"import {alias.name}"))
 
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+    def _import_from(self, node: ast.ImportFrom, tc: bool) -> None:
         module = self.absolute(node.level, node.module or "")
         spelled = "." * node.level + (node.module or "")
         for alias in node.names:
+            if module and alias.name != "*":
+                name = alias.asname or alias.name
+                self.bindings.setdefault(name, set()).add(f"{module}.{alias.name}")
             line, col = self.pos(alias if alias.name != "*" else node)
-            self.imports.append(ImportFact(line, col, module, alias.name, "from", self.tc > 0,
+            self.imports.append(ImportFact(line, col, module, alias.name, "from", tc,
                                            f"from {spelled} import {alias.name}"))
 
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        self._reference(node)
-
-    def visit_Name(self, node: ast.Name) -> None:
-        self._reference(node)
-
-    def _reference(self, node: ast.Attribute | ast.Name) -> None:
-        if id(node) in self._inner:
-            return
-        inner: ast.expr = node
-        while isinstance(inner, ast.Attribute):
-            self._inner.add(id(inner.value))
-            inner = inner.value
-        if isinstance(inner, ast.Name) and isinstance(node.ctx, ast.Load):
-            line, col = self.pos(node)
-            for q in sorted(self.resolve(node)):
-                self.refs.append(RefFact(line, col, q, False, "", self.tc > 0))
-        self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> None:
+    def _call(self, node: ast.Call, tc: bool) -> None:
         callee = self.resolve(node.func)
+        if not callee & (_IMPORT_FUNCS | _PLUGIN_FUNCS):
+            return
         line, col = self.pos(node)
         if callee & _IMPORT_FUNCS:
-            self._dynamic_import(node, sorted(callee & _IMPORT_FUNCS)[0], line, col)
+            self._dynamic_import(node, sorted(callee & _IMPORT_FUNCS)[0], line, col, tc)
         if callee & _PLUGIN_FUNCS:
             self.dynamics.append(
                 DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
             )
-        self.generic_visit(node)
 
-    def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int) -> None:
+    def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int, tc: bool) -> None:
         text = _literal(_arg(node, 0, "name"))
         if text is None or not text.strip("."):
             self.dynamics.append(DynamicFact(line, col, "computed-import", func))
@@ -198,15 +195,14 @@ class _Visitor(ast.NodeVisitor):
             else:
                 self.dynamics.append(DynamicFact(line, col, "computed-import", func))
                 return
-        self.imports.append(ImportFact(line, col, module, None, "dynamic", self.tc > 0,
+        self.imports.append(ImportFact(line, col, module, None, "dynamic", tc,
                                        f"{func}({text!r})"))
         fromlist = _arg(node, 3, "fromlist") if func == "builtins.__import__" else None
         if isinstance(fromlist, (ast.List, ast.Tuple)):
             for element in fromlist.elts:
                 item = _literal(element)
                 if item:
-                    self.imports.append(ImportFact(line, col, module, item, "dynamic",
-                                                   self.tc > 0,
+                    self.imports.append(ImportFact(line, col, module, item, "dynamic", tc,
                                                    f"{func}({text!r}, fromlist=[{item!r}])"))
 
 
@@ -226,8 +222,7 @@ def extract_graph_facts(text: str, module: str | None, is_package: bool) -> File
                                 "(nesting too deep)"), suppressions=suppressions)
     visitor = _Visitor(text, module or "", is_package)
     try:
-        visitor.bind(tree)
-        visitor.visit(tree)
+        visitor.run(tree)
     except RecursionError:
         return FileFacts(error=("ST001", 1, 1, "cannot analyse: nesting too deep"),
                          suppressions=suppressions)

@@ -25,22 +25,18 @@ The engine never imports or executes scanned code.
 
 from __future__ import annotations
 
-import concurrent.futures
-import concurrent.futures.process
 import contextlib
 import hashlib
 import io
 import json
-import multiprocessing
 import os
 import re
-import tempfile
 import tokenize
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sealed_trace.lint._files import SourceFile, discover, read_bytes
 from sealed_trace.lint._graph import extract_graph_facts
@@ -49,6 +45,9 @@ from sealed_trace.lint.facts import FileFacts, ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
 from sealed_trace.lint.rules import BUILTIN_RULES, ReverseEdge, Rule, RuleContext
 from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_suppressions
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = ["ENGINE_VERSION", "LintResult", "lint"]
 
@@ -241,6 +240,8 @@ class _Cache:
             if not os.path.exists(ignore):
                 with open(ignore, "w", encoding="utf-8") as handle:
                     handle.write("*\n")
+            import tempfile
+
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -260,29 +261,62 @@ def _jobs(requested: int) -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _pool(workers: int) -> ProcessPoolExecutor:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return ProcessPoolExecutor(workers, mp_context=context)
+
+
 class _Parser:
-    """Parses batches of files, in a process pool when there are enough of them."""
+    """Parses batches of files: in a process pool when there are enough of them, and the
+    libcst pass of the sealed modules in the background while the main process reads and
+    prefilters everything else (libcst's import alone costs a quarter of a second)."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
-        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.pool: ProcessPoolExecutor | None = None
+
+    def _get_pool(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = _pool(self.jobs)
+        return self.pool
+
+    def submit(self, batch: list[_Job]) -> list[tuple[_Job, Future[_Parsed]]] | None:
+        """Start parsing ``batch`` in the background (one task per file); None when serial."""
+        if self.jobs <= 1 or not batch:
+            return None
+        pool = self._get_pool()
+        return [(job, pool.submit(_parse_batch, [job])) for job in batch]
+
+    def collect(self, pending: list[tuple[_Job, Future[_Parsed]]]) -> _Parsed:
+        """Wait for :meth:`submit`'s tasks; a crashed worker fails closed file by file."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        out: _Parsed = []
+        for job, future in pending:
+            try:
+                out.extend(future.result())
+            except BrokenProcessPool:
+                self.pool = None
+                out.append(self._isolated(job))
+        return out
 
     def parse(self, batch: list[_Job]) -> _Parsed:
-        if self.jobs <= 1 or sum(4096 if job[4] else 1 for job in batch) < _PARALLEL_MIN * 4096:
+        weight = sum(4096 if job[4] else 1 for job in batch)
+        if self.jobs <= 1 or weight < _PARALLEL_MIN * 4096:
             return _parse_batch(batch)
-        if self.pool is None:
-            import sealed_trace.lint._extract  # noqa: F401  (loaded once, inherited by forks)
+        from concurrent.futures.process import BrokenProcessPool
 
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            self.pool = concurrent.futures.ProcessPoolExecutor(self.jobs, mp_context=context)
         size = max(1, len(batch) // (self.jobs * 4))
         chunks = [batch[i:i + size] for i in range(0, len(batch), size)]
-        out: list[tuple[str, dict[str, Any]]] = []
+        out: _Parsed = []
         try:
-            for part in self.pool.map(_parse_batch, chunks):
+            for part in self._get_pool().map(_parse_batch, chunks):
                 out.extend(part)
-        except concurrent.futures.process.BrokenProcessPool:
+        except BrokenProcessPool:
             # A worker died inside the native parser: isolate each file, fail closed on culprits.
             self.pool = None
             done = {key for key, _ in out}
@@ -293,12 +327,12 @@ class _Parser:
 
     @staticmethod
     def _isolated(job: _Job) -> tuple[str, dict[str, Any]]:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+        from concurrent.futures.process import BrokenProcessPool
+
+        with _pool(1) as pool:
             try:
                 return pool.submit(_parse_batch, [job]).result()[0]
-            except concurrent.futures.process.BrokenProcessPool:
+            except BrokenProcessPool:
                 crashed = FileFacts(error=("ST001", 1, 1, "the parser crashed on this file"))
                 return job[0], crashed.to_json()
 
@@ -386,6 +420,7 @@ class _Run:
         self.packages = {item.file.module for item in self.loaded
                          if item.file.module is not None and item.file.is_package}
         self.facts: dict[str, FileFacts] = {}
+        self.inflight: set[str] = set()
         self._edges: dict[str, list[tuple[str, int, int, str, bool]]] = {}
 
     def _is_selected(self, relpath: str) -> bool:
@@ -399,11 +434,15 @@ class _Run:
         mode = "cst" if self._full(item) else "ast"
         return f"{item.digest}|{item.file.module or ''}|{int(item.file.is_package)}|{mode}"
 
-    def _parse(self, items: Iterable[_Loaded]) -> None:
+    def _parse(
+        self, items: Iterable[_Loaded], *, background: bool = False
+    ) -> list[tuple[_Job, Future[_Parsed]]] | None:
+        """Parse ``items`` not parsed yet (cache first). With ``background``, start the work
+        and return the pending tasks for :meth:`_store` (None when it ran in the foreground)."""
         batch: list[_Job] = []
         for item in items:
             path = item.file.relpath
-            if path in self.facts or item.error is not None:
+            if path in self.facts or path in self.inflight or item.error is not None:
                 continue
             if self.on_parse is not None:
                 self.on_parse(path)
@@ -416,10 +455,20 @@ class _Run:
                     continue
             batch.append((path, _decoded(item), item.file.module, item.file.is_package,
                           self._full(item)))
-        for path, data in self.parser.parse(batch):
+        if background:
+            pending = self.parser.submit(batch)
+            if pending is not None:
+                self.inflight.update(job[0] for job in batch)
+                return pending
+        self._store(self.parser.parse(batch))
+        return None
+
+    def _store(self, parsed: _Parsed) -> None:
+        for path, data in parsed:
             item = self.by_path[path]
             self.facts[path] = FileFacts.from_json(data)
             self.new_facts[self._cache_key(item)] = data
+            self.inflight.discard(path)
 
     def _file_edges(self, path: str) -> list[tuple[str, int, int, str, bool]]:
         if path not in self._edges:
@@ -464,13 +513,15 @@ class _Run:
     def _prefilter(self) -> None:
         """Grow the parsed set until no unparsed file can import a module that reaches a
         sealed module (see the module docstring, step 2)."""
-        initial: list[_Loaded] = []
-        for item in self.loaded:
-            if item.error is not None:
-                continue
-            if self._initially_needed(item):
-                initial.append(item)
-        self._parse(initial)
+        initial = [i for i in self.loaded if i.error is None and self._initially_needed(i)]
+        pending = self._parse([i for i in initial if self._full(i)], background=True)
+        self._parse([i for i in initial if not self._full(i)])
+        self._grow()
+        if pending is not None:
+            self._store(self.parser.collect(pending))
+
+    def _grow(self) -> None:
+        """The fixpoint of step 2 (sealed modules themselves never extend ``R``)."""
         checked_packages: set[str] = set()
         while True:
             words: set[tuple[bytes, bool]] = set()
@@ -486,7 +537,10 @@ class _Run:
             need: list[_Loaded] = []
             for item in self.loaded:
                 module = item.file.module
-                if item.error is not None or module is None or item.file.relpath in self.facts:
+                path = item.file.relpath
+                if item.error is not None or module is None or path in self.facts:
+                    continue
+                if path in self.inflight:
                     continue
                 fresh = words - item.words_checked
                 item.words_checked |= fresh

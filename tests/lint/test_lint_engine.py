@@ -136,3 +136,12 @@ def test_paths_outside_roots_get_engine_checks(project: Project) -> None:
     outside = project.write("scripts/tool.py", b"\x00")
     result = project.run(paths=[os.path.relpath(outside, project.root)])
     assert [f.code for f in result.findings] == ["ST001"]
+
+
+def test_background_boundary_parse_equals_serial(project: Project) -> None:
+    project.write("src/pkg/sealed.py", "import time\nclass T:\n    answer: int\n")
+    project.write("src/pkg/up/a.py", "from pkg import sealed\n")
+    serial = project.run(jobs=1).findings
+    background = project.run(jobs=2).findings
+    assert background == serial
+    assert {f.code for f in serial} == {"ST102", "ST501", "ST401"}
