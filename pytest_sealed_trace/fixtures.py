@@ -35,12 +35,16 @@ __all__ = [
     "sealed_trace_episodes",
 ]
 
-#: Names a host record class can replace (the reference classes the builder creates).
+#: Names a host class can replace (the reference records and enums the builder creates).
 REFERENCE_NAMES = (
     "PracticeEpisode", "ProblemFrameProjection", "ContractAssessmentProjection", "SourceSpan",
     "ContractResidual", "SearchGateDecision", "ComputeBudgetDecision", "GeometricSearchRun",
     "SearchRunRefusal", "CandidateAttempt", "BudgetCharge", "BudgetConsumed",
     "ReplayAdapterResult", "ReplayAdapterRefusal", "ProofReplayRef",
+    # enums: host members are made from the reference member's value
+    "ResidualKind", "ResidualSourceAxis", "SearchGateStatus", "ComputeBudgetStatus",
+    "SearchRunDisposition", "RunExhaustionCode", "CandidateReplayStatus", "ReplayDisposition",
+    "ReplayRefusalReason",
 )
 
 

@@ -16,6 +16,7 @@ test with the lint's ``path:line:col RULE message`` findings:
 
 from __future__ import annotations
 
+import glob
 import inspect
 import os
 import sys
@@ -70,12 +71,15 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
     if found is None:
         pytest.fail(f"sealed_trace marker: module {module!r} has no source file under the "
                     "rootdir or sys.path", pytrace=False)
-    root, path = found
+    root, _ = found
     top = module.split(".")[0]
-    # Scan only the module's top-level package (a top-level module: its directory).
-    package = os.path.join(root, top)
+    # Module names count from the root; everything beside the module's top-level package is
+    # excluded, so a root such as site-packages is not scanned whole.
+    others = [glob.escape(name) for name in sorted(os.listdir(root))
+              if name not in (top, f"{top}.py")]
     section = {
-        "source_roots": [top if os.path.isdir(package) and path.startswith(package) else "."],
+        "source_roots": ["."],
+        "exclude": others,
         "cache_dir": False,
         "boundary": [{"name": f"marker:{item.name}", "module": module, **boundary}],
     }

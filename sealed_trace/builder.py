@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Final
 
 from sealed_trace.identity import identity_digest
@@ -612,8 +613,9 @@ def convert_records(value: Any, record_types: Mapping[str, Callable[..., Any]] |
     """Rebuild every reference record inside ``value`` with a host class of the same name.
 
     ``record_types`` maps a reference class name (``"SourceSpan"``, ``"PracticeEpisode"``, ...)
-    to a callable taking the record's fields as keyword arguments; records whose name is not
-    mapped keep their reference type. Tuples are rebuilt element by element.
+    to a callable taking the record's fields as keyword arguments, and a reference enum name
+    (``"ResidualKind"``, ...) to the host enum, called with the member's value; what is not
+    mapped keeps its reference type. Tuples are rebuilt element by element.
     """
     if not record_types:
         return value
@@ -626,6 +628,8 @@ def convert_records(value: Any, record_types: Mapping[str, Callable[..., Any]] |
         return factory(**fields) if factory else dataclasses.replace(value, **fields)
     if isinstance(value, tuple):
         return tuple(convert_records(item, record_types) for item in value)
+    if isinstance(value, Enum) and type(value).__name__ in record_types:
+        return record_types[type(value).__name__](value.value)
     return value
 
 

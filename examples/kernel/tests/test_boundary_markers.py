@@ -1,10 +1,7 @@
 """The kernel's boundary, checked statically: the plugin's markers and the lint engine itself.
 
-Known plugin bug (pytest_sealed_trace/markers.py, ``_lint_module``): for a module inside a
-package the marker lints with the package directory as source root, so ``kernel.sealing`` is
-named ``sealing`` and the marker raises a UsageError ("matches no module"). The marked tests
-are strict xfails on exactly that error; once the plugin is fixed they XPASS and fail, so the
-xfail is removed. The same policies are meanwhile enforced through the lint engine below.
+The marked tests are checks in their own right: a marker fails its test with the lint's
+findings. The same policies are also run through the lint engine directly below.
 """
 
 from __future__ import annotations
@@ -27,12 +24,8 @@ SEALING_MUST_NOT_USE = ["time.*", "datetime.*", "random.*", "uuid.*", "os", "os.
 OUTCOME_FACING = ("kernel.practice.PracticeReport", "kernel.records.PracticeEpisode",
                   "kernel.records.CandidateAttempt", "kernel.records.ReplayAdapterResult",
                   "kernel.sealing")
-MARKER_BUG = pytest.mark.xfail(
-    raises=pytest.UsageError, strict=True,
-    reason="plugin bug: markers lint a package module under the package dir as source root")
 
 
-@MARKER_BUG
 @pytest.mark.sealed_trace_forbid_imports(
     "kernel.sealing", allowed=SEALING_MAY_IMPORT, forbidden=SEALING_MUST_NOT_USE)
 def test_sealing_imports_only_its_surface():
@@ -42,20 +35,18 @@ def test_sealing_imports_only_its_surface():
 
 
 @pytest.mark.parametrize("module", [
-    pytest.param(m, marks=[MARKER_BUG, pytest.mark.sealed_trace_forbid_imports(
+    pytest.param(m, marks=[pytest.mark.sealed_trace_forbid_imports(
         m, forbidden=["sealed_trace", "kernel.sealing", "kernel.practice"])])
     for m in UPSTREAM])
 def test_upstream_never_imports_the_sealing_side(module):
     assert module.startswith("kernel.")
 
 
-@MARKER_BUG
 @pytest.mark.sealed_trace_forbid_fields(*OUTCOME_FACING)
 def test_outcome_facing_types_have_no_adr_forbidden_fields():
     assert OUTCOME_FACING
 
 
-@MARKER_BUG
 @pytest.mark.sealed_trace_forbid_fields(PracticeReport, fields=["answer", "result", "score"])
 def test_the_practice_report_carries_no_answer():
     assert "outcome" in PracticeReport.__dataclass_fields__
