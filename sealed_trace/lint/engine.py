@@ -284,24 +284,27 @@ class _Parser:
             self.pool = _pool(self.jobs)
         return self.pool
 
-    def submit(self, batch: list[_Job]) -> list[tuple[_Job, Future[_Parsed]]] | None:
-        """Start parsing ``batch`` in the background (one task per file); None when serial."""
+    def submit(self, batch: list[_Job]) -> list[tuple[list[_Job], Future[_Parsed]]] | None:
+        """Start parsing ``batch`` in the background, in ``jobs - 1`` tasks so one core stays
+        free for the main process; None when running serially."""
         if self.jobs <= 1 or not batch:
             return None
         pool = self._get_pool()
-        return [(job, pool.submit(_parse_batch, [job])) for job in batch]
+        tasks = min(len(batch), self.jobs - 1)
+        chunks = [batch[i::tasks] for i in range(tasks)]
+        return [(chunk, pool.submit(_parse_batch, chunk)) for chunk in chunks]
 
-    def collect(self, pending: list[tuple[_Job, Future[_Parsed]]]) -> _Parsed:
+    def collect(self, pending: list[tuple[list[_Job], Future[_Parsed]]]) -> _Parsed:
         """Wait for :meth:`submit`'s tasks; a crashed worker fails closed file by file."""
         from concurrent.futures.process import BrokenProcessPool
 
         out: _Parsed = []
-        for job, future in pending:
+        for chunk, future in pending:
             try:
                 out.extend(future.result())
             except BrokenProcessPool:
                 self.pool = None
-                out.append(self._isolated(job))
+                out.extend(self._isolated(job) for job in chunk)
         return out
 
     def parse(self, batch: list[_Job]) -> _Parsed:
@@ -436,7 +439,7 @@ class _Run:
 
     def _parse(
         self, items: Iterable[_Loaded], *, background: bool = False
-    ) -> list[tuple[_Job, Future[_Parsed]]] | None:
+    ) -> list[tuple[list[_Job], Future[_Parsed]]] | None:
         """Parse ``items`` not parsed yet (cache first). With ``background``, start the work
         and return the pending tasks for :meth:`_store` (None when it ran in the foreground)."""
         batch: list[_Job] = []

@@ -145,3 +145,22 @@ def test_background_boundary_parse_equals_serial(project: Project) -> None:
     background = project.run(jobs=2).findings
     assert background == serial
     assert {f.code for f in serial} == {"ST102", "ST501", "ST401"}
+
+
+def _crash_on_sealed(batch):  # type: ignore[no-untyped-def]
+    if any(job[0].endswith("sealed.py") for job in batch):
+        os._exit(3)  # a native parser crash kills the worker like this
+    return _REAL_PARSE_BATCH(batch)
+
+
+_REAL_PARSE_BATCH = engine._parse_batch
+
+
+def test_parser_crash_in_worker_fails_closed(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.write("src/pkg/sealed.py", "import time\n")
+    monkeypatch.setattr(engine, "_parse_batch", _crash_on_sealed)
+    result = project.run(jobs=2)
+    assert [(f.path, f.code) for f in result.findings] == [("src/pkg/sealed.py", "ST001")]
+    assert "crashed" in result.findings[0].message
