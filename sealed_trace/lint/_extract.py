@@ -9,6 +9,7 @@ docstrings are never mistaken for code. The scanned code is never imported or ex
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import tokenize
 import unicodedata
@@ -121,6 +122,9 @@ class _Collector(cst.CSTVisitor):
         self._aliases: dict[int, set[str]] = {}
         self._pending: list[tuple[int, int, bool, bool, frozenset[int], str]] = []
         self._classes: list[tuple[str, str]] = []
+        self._tc_bound: set[str] = set()
+        self._rt_bound: set[str] = set()
+        self._import_refs: list[tuple[int, str]] = []
 
     # -- helpers ---------------------------------------------------------------------------
     def _pos(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -202,6 +206,8 @@ class _Collector(cst.CSTVisitor):
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
+            bound = alias.asname.name if alias.asname is not None else alias.name
+            self._bound((get_full_name_for_node(bound) or name).partition(".")[0])
             line, col = self._pos(alias)
             self.imports.append(
                 ImportFact(line, col, name, None, "import", self._tc_depth > 0, f"import {name}")
@@ -222,12 +228,18 @@ class _Collector(cst.CSTVisitor):
             return False
         for alias in node.names:
             imported = get_full_name_for_node(alias.name) or ""
+            bound = alias.asname.name if alias.asname is not None else alias.name
+            self._bound(get_full_name_for_node(bound) or imported)
             line, col = self._pos(alias)
             self.imports.append(
                 ImportFact(line, col, module, imported, "from", tc,
                            f"from {spelled} import {imported}")
             )
         return False
+
+    def _bound(self, name: str) -> None:
+        """Record that ``name`` is bound by an import inside (or outside) ``TYPE_CHECKING``."""
+        (self._tc_bound if self._tc_depth > 0 else self._rt_bound).add(name)
 
     # -- references ------------------------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:
@@ -245,7 +257,12 @@ class _Collector(cst.CSTVisitor):
         line, col = self._pos(node)
         tc = self._tc_depth > 0
         if names:
+            root: cst.BaseExpression = node
+            while isinstance(root, cst.Attribute):
+                root = root.value
             for q in sorted(names):
+                if isinstance(root, cst.Name):
+                    self._import_refs.append((len(self.refs), root.value))
                 self.refs.append(RefFact(line, col, q, call, "", tc))
         elif isinstance(node, cst.Name):
             ids = self._assignment_ids(node)
@@ -442,7 +459,12 @@ class _Collector(cst.CSTVisitor):
 
     # -- finish ------------------------------------------------------------------------------
     def finish(self) -> None:
-        """Resolve local names bound to imported facilities (``clk = time.time; clk()``)."""
+        """Resolve local names bound to imported facilities (``clk = time.time; clk()``), and
+        mark references through names imported only under ``TYPE_CHECKING`` (annotations)."""
+        tc_only = self._tc_bound - self._rt_bound
+        for index, root in self._import_refs:
+            if root in tc_only:
+                self.refs[index] = dataclasses.replace(self.refs[index], type_checking=True)
         for line, col, call, tc, ids, name in self._pending:
             names: set[str] = set()
             for ident in ids:

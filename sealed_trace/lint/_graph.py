@@ -65,6 +65,8 @@ class _Visitor:
         self.module = module
         self.is_package = is_package
         self.bindings: dict[str, set[str]] = {}
+        self.tc_bound: set[str] = set()
+        self.rt_bound: set[str] = set()
         self.imports: list[ImportFact] = []
         self.refs: list[RefFact] = []
         self.dynamics: list[DynamicFact] = []
@@ -136,9 +138,15 @@ class _Visitor:
             if isinstance(node, ast.Call):
                 calls.append((node, tc))
             stack.extend((child, tc) for child in ast.iter_child_nodes(node))
+        tc_only = self.tc_bound - self.rt_bound
         for expr, line, col, tc in refs:
+            root = expr
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            # a name imported only under TYPE_CHECKING is only used in annotations
+            tc_ref = tc or (isinstance(root, ast.Name) and root.id in tc_only)
             for q in sorted(self.resolve(expr)):
-                self.refs.append(RefFact(line, col, q, False, "", tc))
+                self.refs.append(RefFact(line, col, q, False, "", tc_ref))
         for call, tc in calls:
             self._call(call, tc)
 
@@ -146,9 +154,11 @@ class _Visitor:
         for alias in node.names:
             if alias.asname:
                 self.bindings.setdefault(alias.asname, set()).add(alias.name)
+                (self.tc_bound if tc else self.rt_bound).add(alias.asname)
             else:
                 root = alias.name.partition(".")[0]
                 self.bindings.setdefault(root, set()).add(root)
+                (self.tc_bound if tc else self.rt_bound).add(root)
             line, col = self.pos(alias)
             self.imports.append(ImportFact(line, col, alias.name, None, "import", tc,
                                            f"import {alias.name}"))
@@ -160,6 +170,7 @@ class _Visitor:
             if module and alias.name != "*":
                 name = alias.asname or alias.name
                 self.bindings.setdefault(name, set()).add(f"{module}.{alias.name}")
+                (self.tc_bound if tc else self.rt_bound).add(name)
             line, col = self.pos(alias if alias.name != "*" else node)
             self.imports.append(ImportFact(line, col, module, alias.name, "from", tc,
                                            f"from {spelled} import {alias.name}"))

@@ -109,11 +109,11 @@ def _version() -> str:
     try:
         from importlib.metadata import PackageNotFoundError, version
     except ImportError:  # pragma: no cover
-        return "0"
+        return "0.0.0"
     try:
         return version("sealed-trace")
     except PackageNotFoundError:
-        return "0"
+        return "0.0.0"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,3 +27,13 @@ def test_valid(project: Project, code: str) -> None:
 @pytest.mark.parametrize(("code", "expected"), INVALID)
 def test_invalid(project: Project, code: str, expected: set[tuple[str, int]]) -> None:
     assert project.sealed(code) == expected
+
+
+def test_annotation_through_type_checking_import_is_ignored_with_policy(project: Project) -> None:
+    project.boundary_toml += 'type_checking_imports = "ignore"\n'
+    code = (
+        "from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    import socket\n"
+        "def f(x: socket.socket) -> None:\n    return None\n"
+    )
+    assert project.sealed(code) == set()

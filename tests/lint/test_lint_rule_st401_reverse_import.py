@@ -60,3 +60,15 @@ def test_valid_upstream(project: Project) -> None:
 def test_non_upstream_module_may_import_sealed(project: Project) -> None:
     project.write("src/pkg/cli.py", "from pkg import sealed\n")
     assert project.codes("src/pkg/cli.py") == set()
+
+
+def test_annotation_through_type_checking_import_is_ignored_with_policy(project: Project) -> None:
+    project.boundary_toml += 'type_checking_imports = "ignore"\n'
+    code = (
+        "from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    import pkg\n    import pkg.sealed\n"
+        "def f(x: pkg.sealed.Thing) -> None:\n    return None\n"
+    )
+    assert project.upstream(code) == set()
+    project.boundary_toml = project.boundary_toml.replace('"ignore"', '"count"')
+    assert project.upstream(code) == {("ST401", 5)}

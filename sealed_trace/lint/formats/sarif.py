@@ -38,6 +38,10 @@ def render(result: LintResult, tool_version: str) -> str:
     index = {info.code: i for i, info in enumerate(infos)}
     results = []
     for f in result.findings:
+        if f.path.startswith("/"):  # a file outside the project root, named explicitly
+            artifact: dict[str, str] = {"uri": "file://" + quote(f.path)}
+        else:
+            artifact = {"uri": quote(f.path), "uriBaseId": "%SRCROOT%"}
         results.append({
             "ruleId": f.code,
             "ruleIndex": index[f.code],
@@ -45,7 +49,7 @@ def render(result: LintResult, tool_version: str) -> str:
             "message": {"text": f.message},
             "locations": [{
                 "physicalLocation": {
-                    "artifactLocation": {"uri": quote(f.path), "uriBaseId": "%SRCROOT%"},
+                    "artifactLocation": artifact,
                     "region": {"startLine": f.line, "startColumn": f.column},
                 }
             }],
