@@ -9,7 +9,6 @@ inert. :class:`ConfigError` is a usage error (exit 2), distinct from lint findin
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import hashlib
 import json
@@ -185,6 +184,8 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
 
 
 def _suggest(key: str, known: Iterable[str]) -> str:
+    import difflib
+
     close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -355,6 +356,8 @@ def parse_config(
         modules = {f.module for f in files if f.module is not None}
         for index, b in enumerate(boundaries):
             if b.module not in modules:
+                import difflib
+
                 close = difflib.get_close_matches(b.module, sorted(modules), n=1, cutoff=0.6)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 problems.append(

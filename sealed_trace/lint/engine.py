@@ -27,19 +27,15 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import re
-import tokenize
-import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sealed_trace.lint._files import SourceFile, discover, read_bytes
-from sealed_trace.lint._graph import extract_graph_facts
 from sealed_trace.lint.config import Boundary, LintConfig
 from sealed_trace.lint.facts import FileFacts, ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
@@ -113,6 +109,10 @@ def _load(file: SourceFile, limit: int) -> _Loaded:
     if data.isascii() and (cookie is None or cookie.group(1).decode().lower() in _UTF8):
         item.scan = data
         return item
+    import io
+    import tokenize
+    import unicodedata
+
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
@@ -159,6 +159,8 @@ def _parse_batch(batch: Sequence[_Job]) -> _Parsed:
     ``full`` files (the sealed modules) get the libcst pass with scope metadata; the others the
     import-graph pass (:mod:`._graph`). Returns ``(key, facts JSON)`` pairs.
     """
+    from sealed_trace.lint._graph import extract_graph_facts
+
     out: _Parsed = []
     for key, text, module, pkg, full in batch:
         if full:

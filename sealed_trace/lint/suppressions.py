@@ -12,9 +12,7 @@ and one that suppresses nothing (ST004) are findings; the first two suppress not
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from collections.abc import Iterable
 
 from sealed_trace.lint.catalog import lookup_rule
@@ -63,6 +61,9 @@ def scan_suppressions(text: str) -> tuple[SuppressionFact, ...]:
     """
     if MARKER not in text:
         return ()
+    import io
+    import tokenize
+
     found: list[SuppressionFact] = []
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
