@@ -7,6 +7,7 @@ upstream module's tests would, and checks the outcome and the generated test ids
 from __future__ import annotations
 
 import dataclasses
+import enum
 
 import pytest
 
@@ -18,17 +19,33 @@ from sealed_trace.builder import SEALED_DISPOSITION_NAMES, TAMPERS
 NO_CACHE = ("-p", "no:cacheprovider")
 
 
-def host_records_source() -> str:
-    """A host module: one frozen dataclass per reference record name, same field names."""
-    lines = ["from __future__ import annotations", "", "from dataclasses import dataclass",
-             "from typing import Any", ""]
+def host_blocks() -> dict[str, str]:
+    """Source of one host class per reference name: a frozen dataclass with the reference
+    record's field names, or a ``str`` enum with the reference enum's members."""
+    blocks = {}
     for name in REFERENCE_NAMES:
         reference = getattr(upstream, name, None) or getattr(sealed_trace, name)
-        lines += ["", "@dataclass(frozen=True)", f"class {name}:",
-                  '    """Host record (same fields as the reference type)."""', ""]
-        lines += [f"    {f.name}: Any" for f in dataclasses.fields(reference)]
-        lines.append("")
-    return "\n".join(lines)
+        if isinstance(reference, type) and issubclass(reference, enum.Enum):
+            lines = [f"class {name}(str, Enum):", '    """Host enum."""', ""]
+            lines += [f"    {m.name} = {m.value!r}" for m in reference]
+        else:
+            lines = ["@dataclass(frozen=True)", f"class {name}:",
+                     '    """Host record (same fields as the reference type)."""', ""]
+            lines += [f"    {f.name}: Any" for f in dataclasses.fields(reference)]
+        blocks[name] = "\n".join(lines) + "\n"
+    return blocks
+
+
+HOST_HEADER = (
+    "from __future__ import annotations\n\nfrom dataclasses import dataclass\n"
+    "from enum import Enum\nfrom typing import Any\n\n\n"
+)
+
+
+def host_records_source(names: tuple[str, ...] = REFERENCE_NAMES) -> str:
+    """A host module declaring the host classes ``names``."""
+    blocks = host_blocks()
+    return HOST_HEADER + "\n\n".join(blocks[name] for name in names)
 
 
 #: Inner tests that check every record of an episode is a host record (``HOST_MODULES``).
@@ -55,6 +72,8 @@ def test_practice_episode_is_host_typed(practice_episode):
     assert {"PracticeEpisode", "SourceSpan", "ContractResidual", "CandidateAttempt",
             "GeometricSearchRun", "ReplayAdapterResult"} <= set(seen)
     assert set(seen.values()) == HOST_MODULES, seen
+    assert type(practice_episode.residuals[0].residual_kind).__module__ == "hostrec"
+    assert type(practice_episode.replay_results[0].replay_disposition).__module__ == "hostrec"
 
 
 def test_records_are_host_typed(sealed_trace_episodes):
@@ -252,18 +271,11 @@ def test_host_record_types_from_the_ini_option(pytester: pytest.Pytester) -> Non
 
 
 def test_host_record_types_from_several_modules_in_pyproject(pytester: pytest.Pytester) -> None:
-    source = host_records_source()
-    # Split the host classes over two modules: spans in one, every other record in the other.
-    head, _, classes = source.partition("\n\n@dataclass")
-    blocks = ("@dataclass" + classes).split("\n\n@dataclass")
-    blocks = [blocks[0], *("@dataclass" + b for b in blocks[1:])]
-    spans = [b for b in blocks if "class SourceSpan:" in b]
-    rest = [b for b in blocks if "class SourceSpan:" not in b]
-    assert len(spans) == 1
-    assert len(rest) == len(REFERENCE_NAMES) - 1
+    # Spans in one module, every other record and enum in the other.
+    rest = tuple(name for name in REFERENCE_NAMES if name != "SourceSpan")
     pytester.makepyfile(
-        hostspans=head + "\n\n" + spans[0],
-        hostrec=head + "\n\n" + "\n\n".join(rest),
+        hostspans=host_records_source(("SourceSpan",)),
+        hostrec=host_records_source(rest),
         test_host=HOST_CHECKS.replace('{"hostrec"}\n', '{"hostrec", "hostspans"}\n', 1),
     )
     pytester.makepyprojecttoml(
@@ -275,32 +287,33 @@ def test_host_record_types_from_several_modules_in_pyproject(pytester: pytest.Py
 
 
 HOOK_CONFTEST = """
-import sys
-
 import pytest
 
 import hostrec
 
 
-{decorator}def sealed_trace_record_types(config):
-    return {{name: getattr(hostrec, name) for name in dir(hostrec) if name[0].isupper()
-            and name not in ("Any",)}}
+{decorator}def pytest_sealed_trace_record_types(config):
+    return {{name: getattr(hostrec, name) for name in dir(hostrec)
+            if name[0].isupper() and name not in ("Any", "Enum")}}
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a conftest's sealed_trace_record_types hook is never called: pytest's "
-    "plugin manager only registers hook implementations whose names start with 'pytest_' "
-    "(PytestPluginManager.parse_hookimpl_opts), so the sealed_trace_* hook spec cannot be "
-    "implemented in a conftest or plugin and the factory falls back to the reference types",
-)
 @pytest.mark.parametrize("decorator", ["", "@pytest.hookimpl\n"], ids=["plain", "hookimpl"])
 def test_host_record_types_from_the_hook_in_a_conftest(
     pytester: pytest.Pytester, decorator: str
 ) -> None:
     pytester.makepyfile(hostrec=host_records_source(), test_host=HOST_CHECKS)
     pytester.makeconftest(HOOK_CONFTEST.format(decorator=decorator))
+    pytester.syspathinsert()
+    result = pytester.runpytest(*NO_CACHE)
+    result.assert_outcomes(passed=HOST_PASSED)
+
+
+def test_the_hook_wins_over_the_ini_option(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(hostrec=host_records_source(), test_host=HOST_CHECKS)
+    pytester.makeconftest(HOOK_CONFTEST.format(decorator=""))
+    # The ini names a module that does not exist: it is never read when the hook answers.
+    pytester.makeini("[pytest]\nsealed_trace_record_types = no_such_host_module\n")
     pytester.syspathinsert()
     result = pytester.runpytest(*NO_CACHE)
     result.assert_outcomes(passed=HOST_PASSED)
@@ -315,7 +328,7 @@ def test_a_hook_answering_none_leaves_the_ini_option_in_charge(pytester: pytest.
 
 
         @pytest.hookimpl
-        def sealed_trace_record_types(config):
+        def pytest_sealed_trace_record_types(config):
             return None
         """
     )

@@ -182,14 +182,6 @@ def test_markers_report_findings_and_pass_when_clean(pytester: pytest.Pytester) 
     result.stdout.no_fnmatch_line("*markers.py*")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a marker on a module inside a package (the README's 'kernel.sealing') fails "
-    "with a UsageError: markers._lint_module sets source_roots to the top-level package "
-    "directory, so the lint names 'kernel.clockmod' as 'clockmod' and reports "
-    "\"boundary[0].module 'kernel.clockmod' matches no module in the source roots (did you "
-    "mean 'clockmod'?)\" instead of the findings",
-)
 def test_markers_on_modules_inside_a_package(pytester: pytest.Pytester) -> None:
     _project(pytester, "kernel/")
     result = pytester.runpytest("-rA", "--strict-markers", *NO_CACHE)
