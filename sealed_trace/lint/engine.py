@@ -305,7 +305,7 @@ class _Parser:
             try:
                 out.extend(future.result())
             except BrokenProcessPool:
-                self.pool = None
+                self._drop_pool()
                 out.extend(self._isolated(job) for job in chunk)
         return out
 
@@ -323,12 +323,18 @@ class _Parser:
                 out.extend(part)
         except BrokenProcessPool:
             # A worker died inside the native parser: isolate each file, fail closed on culprits.
-            self.pool = None
+            self._drop_pool()
             done = {key for key, _ in out}
             for job in batch:
                 if job[0] not in done:
                     out.append(self._isolated(job))
         return out
+
+    def _drop_pool(self) -> None:
+        """Shut a broken pool down completely (its threads too) before forking again."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
 
     @staticmethod
     def _isolated(job: _Job) -> tuple[str, dict[str, Any]]:
