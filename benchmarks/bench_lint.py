@@ -29,7 +29,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,7 +42,7 @@ WORDS = ("frame", "budget", "gate", "residual", "replay", "span", "run", "attemp
 
 
 def _module_source(rng: random.Random, index: int, names: list[str], target: int) -> str:
-    pkg, mod = names[index].rsplit(".", 1)
+    pkg = names[index].rsplit(".", 1)[0]
     lines = [
         f'"""{WORDS[index % len(WORDS)].title()} helpers of {names[index]}.',
         "",
