@@ -27,6 +27,9 @@ from libcst.metadata import (
 )
 
 from sealed_trace.lint.facts import (
+    IMPORT_FUNCS,
+    PATH_LOADERS,
+    PLUGIN_FUNCS,
     DynamicFact,
     FieldFact,
     FileFacts,
@@ -37,15 +40,8 @@ from sealed_trace.lint.suppressions import scan_suppressions
 
 __all__ = ["extract_facts"]
 
-_IMPORT_FUNCS = frozenset(
-    {"builtins.__import__", "importlib.import_module", "importlib.__import__"}
-)
-_PLUGIN_FUNCS = frozenset({
-    "importlib.metadata.entry_points",
-    "importlib_metadata.entry_points",
-    "pkg_resources.iter_entry_points",
-    "pkg_resources.load_entry_point",
-})
+_IMPORT_FUNCS = IMPORT_FUNCS
+_PLUGIN_FUNCS = PLUGIN_FUNCS
 _TYPE_CHECKING = frozenset({"typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING"})
 _DATACLASS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
 _ATTRS = frozenset({
@@ -308,6 +304,9 @@ class _Collector(cst.CSTVisitor):
         line, col = self._pos(node)
         if callee & _IMPORT_FUNCS:
             self._dynamic_import(node, callee, line, col)
+        if callee & PATH_LOADERS:
+            self.dynamics.append(DynamicFact(line, col, "path-import",
+                                             sorted(callee & PATH_LOADERS)[0]))
         if callee & _PLUGIN_FUNCS:
             self.dynamics.append(
                 DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
@@ -327,9 +326,9 @@ class _Collector(cst.CSTVisitor):
             self._call_record(node, sorted(records)[0])
 
     def _dynamic_import(self, node: cst.Call, callee: set[str], line: int, col: int) -> None:
-        name_arg = _arg(node, 0, "name")
-        text = _literal(name_arg) if name_arg is not None else None
         func = sorted(callee & _IMPORT_FUNCS)[0]
+        name_arg = _arg(node, 0, "mod_name" if func == "runpy.run_module" else "name")
+        text = _literal(name_arg) if name_arg is not None else None
         if text is None or not text.strip("."):
             self.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return

@@ -17,20 +17,21 @@ from __future__ import annotations
 
 import ast
 
-from sealed_trace.lint.facts import DynamicFact, FileFacts, ImportFact, RefFact
+from sealed_trace.lint.facts import (
+    IMPORT_FUNCS,
+    PATH_LOADERS,
+    PLUGIN_FUNCS,
+    DynamicFact,
+    FileFacts,
+    ImportFact,
+    RefFact,
+)
 from sealed_trace.lint.suppressions import scan_suppressions
 
 __all__ = ["extract_graph_facts"]
 
-_IMPORT_FUNCS = frozenset(
-    {"builtins.__import__", "importlib.import_module", "importlib.__import__"}
-)
-_PLUGIN_FUNCS = frozenset({
-    "importlib.metadata.entry_points",
-    "importlib_metadata.entry_points",
-    "pkg_resources.iter_entry_points",
-    "pkg_resources.load_entry_point",
-})
+_IMPORT_FUNCS = IMPORT_FUNCS
+_PLUGIN_FUNCS = PLUGIN_FUNCS
 
 
 def _literal(node: ast.expr | None) -> str | None:
@@ -177,18 +178,21 @@ class _Visitor:
 
     def _call(self, node: ast.Call, tc: bool) -> None:
         callee = self.resolve(node.func)
-        if not callee & (_IMPORT_FUNCS | _PLUGIN_FUNCS):
+        if not callee & (_IMPORT_FUNCS | _PLUGIN_FUNCS | PATH_LOADERS):
             return
         line, col = self.pos(node)
         if callee & _IMPORT_FUNCS:
             self._dynamic_import(node, sorted(callee & _IMPORT_FUNCS)[0], line, col, tc)
+        if callee & PATH_LOADERS:
+            self.dynamics.append(DynamicFact(line, col, "path-import",
+                                             sorted(callee & PATH_LOADERS)[0]))
         if callee & _PLUGIN_FUNCS:
             self.dynamics.append(
                 DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
             )
 
     def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int, tc: bool) -> None:
-        text = _literal(_arg(node, 0, "name"))
+        text = _literal(_arg(node, 0, "mod_name" if func == "runpy.run_module" else "name"))
         if text is None or not text.strip("."):
             self.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return

@@ -154,9 +154,11 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         "ST301",
         "computed-dynamic-import",
         "a dynamic import with a name that cannot be resolved statically",
-        """``__import__``, ``importlib.import_module`` or ``importlib.__import__`` called with a
-        module name that is not a literal string. The lint cannot prove what such a call
-        imports, so in the boundary module and in upstream modules it is a finding in itself
+        """``__import__``, ``importlib.import_module``, ``importlib.__import__`` or
+        ``runpy.run_module`` called with a module name that is not a literal string, or a loader
+        of code by file path (``importlib.util.spec_from_file_location``, ``SourceFileLoader``,
+        ``runpy.run_path``). The lint cannot prove what such a call imports, so in the boundary
+        module and in upstream modules it is a finding in itself
         (ADR-0230 §15.2 forbids dynamic import; §5 forbids reverse dependencies however they
         are spelled).""",
         "§15.2, §5",

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from sealed_trace.lint._files import SourceFile, discover, read_bytes
 from sealed_trace.lint.config import Boundary, LintConfig
-from sealed_trace.lint.facts import FileFacts, ImportFact
+from sealed_trace.lint.facts import DYNAMIC_WORDS, FileFacts, ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
 from sealed_trace.lint.rules import BUILTIN_RULES, ReverseEdge, Rule, RuleContext
 from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_suppressions
@@ -47,8 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ENGINE_VERSION", "LintResult", "lint"]
 
-ENGINE_VERSION = "1"
-_DYNAMIC_WORDS = (b"__import__", b"import_module", b"entry_points")
+ENGINE_VERSION = "2"
 _MARKER = MARKER.encode()
 _RELATIVE = re.compile(rb"\bfrom[ \t\f\\\r\n]*\.")
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -517,7 +516,7 @@ class _Run:
         if module is not None:
             if any(b.seals(module) for b in self.config.boundaries):
                 return True
-            if any(w in item.scan for w in _DYNAMIC_WORDS):
+            if any(w in item.scan for w in DYNAMIC_WORDS):
                 return True
         return self._is_selected(item.file.relpath) and _MARKER in item.scan
 
