@@ -251,13 +251,33 @@ def lookup_rule(code_or_name: str) -> RuleInfo | None:
     return None
 
 
+_plugins_loaded: list[bool] = []
+
+
+def _load_plugin_infos() -> bool:
+    """Register the rules of installed plugins (once); False when there is nothing new."""
+    if _plugins_loaded:
+        return False
+    _plugins_loaded.append(True)
+    try:
+        from sealed_trace.lint.plugins import load_plugin_rules, plugin_manager
+
+        return bool(load_plugin_rules(plugin_manager()))
+    except Exception:  # a broken plugin must not break `explain` of the built-in rules
+        return False
+
+
 def explain_rule(code_or_name: str) -> str | None:
     """Return a multi-line explanation of a lint rule, or None when no rule matches.
+
+    Unknown codes are looked up once more after loading installed plugins' rules.
 
     The text starts ``ST201 banned-call: <summary>``, followed by the explanation paragraph and,
     when the rule enforces an ADR section, an ``ADR-0230 §...`` line.
     """
     info = lookup_rule(code_or_name)
+    if info is None and _load_plugin_infos():
+        info = lookup_rule(code_or_name)
     if info is None:
         return None
     lines = [f"{info.code} {info.name}: {info.summary}", "", info.explanation]
