@@ -45,9 +45,11 @@ from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_supp
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-__all__ = ["ENGINE_VERSION", "LintResult", "lint"]
+__all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
 ENGINE_VERSION = "2"
+#: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
+CACHE_FILE = "lint-v1.json"
 _MARKER = MARKER.encode()
 _RELATIVE = re.compile(rb"\bfrom[ \t\f\\\r\n]*\.")
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -219,7 +221,7 @@ class _Cache:
 
     def __init__(self, directory: str | None) -> None:
         self.directory = directory
-        self.path = os.path.join(directory, f"lint-v{ENGINE_VERSION}.json") if directory else None
+        self.path = os.path.join(directory, CACHE_FILE) if directory else None
         self.data: dict[str, Any] = {}
         if self.path is not None:
             with contextlib.suppress(OSError, ValueError):
@@ -442,7 +444,8 @@ class _Run:
 
     def _cache_key(self, item: _Loaded) -> str:
         mode = "cst" if self._full(item) else "ast"
-        return f"{item.digest}|{item.file.module or ''}|{int(item.file.is_package)}|{mode}"
+        module = item.file.module or ""
+        return f"{ENGINE_VERSION}|{item.digest}|{module}|{int(item.file.is_package)}|{mode}"
 
     def _parse(
         self, items: Iterable[_Loaded], *, background: bool = False

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from lint_project import Project
 
 from sealed_trace.lint.cli import add_lint_parser, run_lint
 

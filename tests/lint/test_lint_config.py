@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from lint_project import Project
 
 from sealed_trace.lint.config import ConfigError, find_config, load_config
 

@@ -7,7 +7,7 @@ import json
 import os
 
 import pytest
-from conftest import Project
+from lint_project import Project
 
 from sealed_trace.lint import engine
 
@@ -96,12 +96,12 @@ def test_corrupt_cache_is_ignored(project: Project) -> None:
     project.write("src/pkg/sealed.py", "import time\n")
     cache = project.root / ".sealed_trace_cache"
     cache.mkdir()
-    (cache / f"lint-v{engine.ENGINE_VERSION}.json").write_text("{not json", encoding="utf-8")
+    (cache / engine.CACHE_FILE).write_text("{not json", encoding="utf-8")
     assert [f.code for f in project.run(use_cache=True).findings] == ["ST102"]
-    data = json.loads((cache / f"lint-v{engine.ENGINE_VERSION}.json").read_text())
+    data = json.loads((cache / engine.CACHE_FILE).read_text())
     data["facts"] = {k: {"bad": 1} for k in data["facts"]}
     data["run"] = {}
-    (cache / f"lint-v{engine.ENGINE_VERSION}.json").write_text(json.dumps(data))
+    (cache / engine.CACHE_FILE).write_text(json.dumps(data))
     assert [f.code for f in project.run(use_cache=True).findings] == ["ST102"]
 
 

@@ -8,7 +8,7 @@ Each entry: ``(id, file, source, expected {(code, line)}, extra files)``. ``file
 from __future__ import annotations
 
 import pytest
-from conftest import Project
+from lint_project import Project
 
 Entry = tuple[str, str, str, set[tuple[str, int]], dict[str, str]]
 

@@ -6,7 +6,7 @@ import os
 import sys
 
 import pytest
-from conftest import Project
+from lint_project import Project
 
 
 def _by_path(project: Project) -> dict[str, set[tuple[str, int]]]:

@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from lint_project import Project
 
 from sealed_trace.hookspecs import hookimpl
 from sealed_trace.lint.catalog import explain_rule

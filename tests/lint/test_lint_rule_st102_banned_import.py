@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Project
+from lint_project import Project
 
 VALID = [
     "import json\nfrom json import dumps, loads\n",

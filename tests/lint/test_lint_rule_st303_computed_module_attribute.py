@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import Project
+from lint_project import Project
 
 
 def test_computed_getattr_on_module(project: Project) -> None:

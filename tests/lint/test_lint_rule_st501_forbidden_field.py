@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Project
+from lint_project import Project
 
 INVALID = [
     ("from dataclasses import dataclass\n@dataclass(frozen=True)\nclass T:\n    answer: int\n", 4),
