@@ -9,20 +9,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
-from sealed_trace import PracticeEpisode, PracticeTraceOutcome, seal
-from sealed_trace.builder import (
-    SEALED_DISPOSITION_NAMES,
-    TAMPERS,
-    EpisodeSpec,
-    Tamper,
-    build_episode,
-    convert_records,
-)
+from pytest_sealed_trace._names import SEALED_DISPOSITION_NAMES, TAMPER_NAMES
+
+if TYPE_CHECKING:  # the core is imported on first use, keeping pytest's start-up fast
+    from sealed_trace import PracticeEpisode, PracticeTraceOutcome
+    from sealed_trace.builder import EpisodeSpec
 
 __all__ = [
     "EpisodeFactory",
@@ -37,19 +32,35 @@ __all__ = [
 
 #: Names a host class can replace (the reference records and enums the builder creates).
 REFERENCE_NAMES = (
-    "PracticeEpisode", "ProblemFrameProjection", "ContractAssessmentProjection", "SourceSpan",
-    "ContractResidual", "SearchGateDecision", "ComputeBudgetDecision", "GeometricSearchRun",
-    "SearchRunRefusal", "CandidateAttempt", "BudgetCharge", "BudgetConsumed",
-    "ReplayAdapterResult", "ReplayAdapterRefusal", "ProofReplayRef",
+    "PracticeEpisode",
+    "ProblemFrameProjection",
+    "ContractAssessmentProjection",
+    "SourceSpan",
+    "ContractResidual",
+    "SearchGateDecision",
+    "ComputeBudgetDecision",
+    "GeometricSearchRun",
+    "SearchRunRefusal",
+    "CandidateAttempt",
+    "BudgetCharge",
+    "BudgetConsumed",
+    "ReplayAdapterResult",
+    "ReplayAdapterRefusal",
+    "ProofReplayRef",
     # enums: host members are made from the reference member's value
-    "ResidualKind", "ResidualSourceAxis", "SearchGateStatus", "ComputeBudgetStatus",
-    "SearchRunDisposition", "RunExhaustionCode", "CandidateReplayStatus", "ReplayDisposition",
+    "ResidualKind",
+    "ResidualSourceAxis",
+    "SearchGateStatus",
+    "ComputeBudgetStatus",
+    "SearchRunDisposition",
+    "RunExhaustionCode",
+    "CandidateReplayStatus",
+    "ReplayDisposition",
     "ReplayRefusalReason",
 )
 
 
-@dataclass(frozen=True)
-class EpisodeRecords:
+class EpisodeRecords(NamedTuple):
     """An episode's upstream records one by one, in loop order (host types when configured).
 
     ``geometric_search_run`` and ``search_run_refusal``: exactly one is None.
@@ -69,16 +80,14 @@ class EpisodeRecords:
     policy_versions: tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True)
-class SealedCase:
+class SealedCase(NamedTuple):
     """One lawful episode and the sealed disposition it must seal as."""
 
     practice_disposition: str
     episode: Any
 
 
-@dataclass(frozen=True)
-class RefusedCase:
+class RefusedCase(NamedTuple):
     """One broken episode, what broke it, and the refusal it must produce."""
 
     name: str
@@ -101,6 +110,8 @@ class EpisodeFactory:
     def spec(self, **changes: Any) -> EpisodeSpec:
         """An :class:`~sealed_trace.builder.EpisodeSpec` with ``changes`` (problem text,
         facts, organ, labels, span surfaces, operator set)."""
+        from sealed_trace.builder import EpisodeSpec
+
         return EpisodeSpec(**changes)
 
     def reference(
@@ -117,6 +128,8 @@ class EpisodeFactory:
             ValueError: as ``build_episode`` (unknown disposition, inconsistent outcomes,
                 a span that is not in the problem text).
         """
+        from sealed_trace.builder import build_episode
+
         return build_episode(disposition, attempts=attempts, outcomes=outcomes, spec=spec)
 
     def episode(
@@ -128,8 +141,9 @@ class EpisodeFactory:
         spec: EpisodeSpec | None = None,
     ) -> Any:
         """A lawful episode that seals as ``disposition``, in host types when configured."""
-        return self.host(self.reference(disposition, attempts=attempts, outcomes=outcomes,
-                                        spec=spec))
+        return self.host(
+            self.reference(disposition, attempts=attempts, outcomes=outcomes, spec=spec)
+        )
 
     def records(
         self,
@@ -163,22 +177,35 @@ class EpisodeFactory:
         Raises:
             KeyError: unknown tamper name; see :data:`sealed_trace.builder.TAMPERS`.
         """
+        from sealed_trace.builder import TAMPERS
+
         base = episode if episode is not None else self.reference()
         return self.host(TAMPERS[name].apply(base))
 
     def refused(self, name: str) -> RefusedCase:
         """The :class:`RefusedCase` of the tamper ``name``."""
-        tamper: Tamper = TAMPERS[name]
-        return RefusedCase(tamper.name, tamper.description, tamper.practice_disposition,
-                           tamper.reason_code, self.tamper(name))
+        from sealed_trace.builder import TAMPERS
+
+        tamper = TAMPERS[name]
+        return RefusedCase(
+            tamper.name,
+            tamper.description,
+            tamper.practice_disposition,
+            tamper.reason_code,
+            self.tamper(name),
+        )
 
     def host(self, episode: PracticeEpisode) -> Any:
         """``episode`` with every record rebuilt in the configured host types."""
+        from sealed_trace.builder import convert_records
+
         return convert_records(episode, self.record_types) if self.record_types else episode
 
     @staticmethod
     def seal(episode: Any) -> PracticeTraceOutcome:
         """Seal ``episode`` (:func:`sealed_trace.seal`)."""
+        from sealed_trace import seal
+
         return seal(episode)
 
 
@@ -194,11 +221,13 @@ def record_types_from_modules(modules: Sequence[str]) -> dict[str, Any]:
             module = importlib.import_module(name)
         except ImportError as error:
             raise pytest.UsageError(
-                f"sealed_trace_record_types: cannot import {name!r}: {error}") from None
+                f"sealed_trace_record_types: cannot import {name!r}: {error}"
+            ) from None
         matched = {n: getattr(module, n) for n in REFERENCE_NAMES if hasattr(module, n)}
         if not matched:
             raise pytest.UsageError(
-                f"sealed_trace_record_types: {name!r} defines none of {', '.join(REFERENCE_NAMES)}")
+                f"sealed_trace_record_types: {name!r} defines none of {', '.join(REFERENCE_NAMES)}"
+            )
         found.update(matched)
     return found
 
@@ -230,11 +259,9 @@ def sealed_practice_episode(
     return SealedCase(request.param, sealed_trace_episodes.episode(request.param))
 
 
-@pytest.fixture(params=sorted(TAMPERS))
+@pytest.fixture(params=TAMPER_NAMES)
 def refused_practice_episode(
     request: pytest.FixtureRequest, sealed_trace_episodes: EpisodeFactory
 ) -> RefusedCase:
     """Parametrized over every refusal kind: a broken episode and its expected refusal."""
     return sealed_trace_episodes.refused(request.param)
-
-

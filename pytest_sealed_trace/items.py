@@ -1,6 +1,6 @@
 """The boundary lint of ``[tool.sealed_trace]`` as collected pytest items.
 
-The lint runs once per session, in ``pytest_configure`` of the controlling process: xdist
+The lint runs once per session, in ``pytest_sessionstart`` of the controlling process: xdist
 workers receive the controller's results through ``workerinput`` and never lint themselves,
 so ``-n 2`` and no xdist give the same items and outcomes. With the cache provider active,
 the engine's cache lives in ``config.cache`` (``.pytest_cache/d/sealed_trace``); with
@@ -56,7 +56,8 @@ def _mode(config: pytest.Config) -> str:
     mode = str(config.getini("sealed_trace_lint_items")).strip() or "boundary"
     if mode not in _ITEM_MODES:
         raise pytest.UsageError(
-            f"sealed_trace_lint_items must be one of {', '.join(_ITEM_MODES)}, not {mode!r}")
+            f"sealed_trace_lint_items must be one of {', '.join(_ITEM_MODES)}, not {mode!r}"
+        )
     return mode
 
 
@@ -70,14 +71,20 @@ def _compute(config: pytest.Config) -> LintResults:
         if found is None:
             raise pytest.UsageError(
                 f"--sealed-trace-lint: no pyproject.toml with a [tool.sealed_trace] table at or "
-                f"above {config.rootpath}")
+                f"above {config.rootpath}"
+            )
         path = str(found)
     try:
         policy = load_config(path)
     except ConfigError as error:
         raise pytest.UsageError(
-            "\n".join([f"sealed-trace lint configuration {error.source}:",
-                       *(f"  - {p}" for p in error.problems)])) from None
+            "\n".join(
+                [
+                    f"sealed-trace lint configuration {error.source}:",
+                    *(f"  - {p}" for p in error.problems),
+                ]
+            )
+        ) from None
     cache = getattr(config, "cache", None)
     if cache is not None:
         policy = dataclasses.replace(policy, cache_dir=str(cache.mkdir("sealed_trace")))
@@ -127,13 +134,13 @@ class SealedTraceLintItem(pytest.Item):
         if findings:
             raise SealedTraceLintFailure(findings)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if not isinstance(excinfo.value, SealedTraceLintFailure):
             return str(super().repr_failure(excinfo, style=style))
         findings: list[dict[str, Any]] = excinfo.value.args[0]
-        lines = [f"{f['path']}:{f['line']}:{f['column']} {f['code']} {f['message']}"
-                 for f in findings]
+        lines = [
+            f"{f['path']}:{f['line']}:{f['column']} {f['code']} {f['message']}" for f in findings
+        ]
         codes = sorted({f["code"] for f in findings})
         lines += [
             "",

@@ -50,8 +50,7 @@ def _module_file(module: str, roots: Sequence[str]) -> tuple[str, str] | None:
     """Find ``module``'s source file under ``roots`` without importing it: (root, path)."""
     parts = module.split(".")
     for root in roots:
-        for candidate in (Path(root, *parts).with_suffix(".py"),
-                          Path(root, *parts, "__init__.py")):
+        for candidate in (Path(root, *parts).with_suffix(".py"), Path(root, *parts, "__init__.py")):
             if candidate.is_file():
                 return root, str(candidate)
     return None
@@ -69,14 +68,18 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
 
     found = _module_file(module, _roots(item.config))
     if found is None:
-        pytest.fail(f"sealed_trace marker: module {module!r} has no source file under the "
-                    "rootdir or sys.path", pytrace=False)
+        pytest.fail(
+            f"sealed_trace marker: module {module!r} has no source file under the "
+            "rootdir or sys.path",
+            pytrace=False,
+        )
     root, _ = found
     top = module.split(".")[0]
     # Module names count from the root; everything beside the module's top-level package is
     # excluded, so a root such as site-packages is not scanned whole.
-    others = [glob.escape(name) for name in sorted(os.listdir(root))
-              if name not in (top, f"{top}.py")]
+    others = [
+        glob.escape(name) for name in sorted(os.listdir(root)) if name not in (top, f"{top}.py")
+    ]
     section = {
         "source_roots": ["."],
         "exclude": others,
@@ -90,8 +93,7 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
     shown = []
     for f in lint(config, use_cache=False, jobs=1).findings:
         path = os.path.relpath(os.path.join(root, f.path), item.config.rootpath)
-        shown.append(_Shown(f"{path}:{f.line}:{f.column} {f.code} {f.message}", f.code,
-                            f.anchor))
+        shown.append(_Shown(f"{path}:{f.line}:{f.column} {f.code} {f.message}", f.code, f.anchor))
     return shown
 
 
@@ -108,14 +110,17 @@ def _fail(title: str, findings: list[_Shown]) -> None:
 def _forbid_imports(item: pytest.Item, mark: pytest.Mark) -> None:
     if len(mark.args) != 1 or not isinstance(mark.args[0], str):
         raise pytest.UsageError(
-            f"{item.nodeid}: sealed_trace_forbid_imports takes one module name, got {mark.args}")
+            f"{item.nodeid}: sealed_trace_forbid_imports takes one module name, got {mark.args}"
+        )
     unknown = set(mark.kwargs) - {"allowed", "forbidden"}
     if unknown:
         raise pytest.UsageError(
-            f"{item.nodeid}: sealed_trace_forbid_imports: unknown arguments {sorted(unknown)}")
+            f"{item.nodeid}: sealed_trace_forbid_imports: unknown arguments {sorted(unknown)}"
+        )
     if "allowed" not in mark.kwargs and "forbidden" not in mark.kwargs:
         raise pytest.UsageError(
-            f"{item.nodeid}: sealed_trace_forbid_imports needs allowed=... and/or forbidden=...")
+            f"{item.nodeid}: sealed_trace_forbid_imports needs allowed=... and/or forbidden=..."
+        )
     module = mark.args[0]
     allowed = _strings(mark.kwargs.get("allowed", ()), "allowed")
     forbidden = _strings(mark.kwargs.get("forbidden", ()), "forbidden")
@@ -145,7 +150,8 @@ def _targets(item: pytest.Item, args: Sequence[Any]) -> list[tuple[str, str | No
         else:
             raise pytest.UsageError(
                 f"{item.nodeid}: sealed_trace_forbid_fields takes types or dotted names, "
-                f"not {arg!r}")
+                f"not {arg!r}"
+            )
     return out
 
 
@@ -155,16 +161,19 @@ def _forbid_fields(item: pytest.Item, mark: pytest.Mark) -> None:
     unknown = set(mark.kwargs) - {"fields"}
     if unknown:
         raise pytest.UsageError(
-            f"{item.nodeid}: sealed_trace_forbid_fields: unknown arguments {sorted(unknown)}")
+            f"{item.nodeid}: sealed_trace_forbid_fields: unknown arguments {sorted(unknown)}"
+        )
     fields = mark.kwargs.get("fields", _ADR_PRESET)
     boundary: dict[str, Any] = (
-        {"preset": _ADR_PRESET} if fields == _ADR_PRESET
+        {"preset": _ADR_PRESET}
+        if fields == _ADR_PRESET
         else {"forbidden_fields": _strings(fields, "fields")}
     )
     problems: list[_Shown] = []
     for module, name in _targets(item, mark.args):
         problems += [
-            f for f in _lint_module(item, module, boundary)
+            f
+            for f in _lint_module(item, module, boundary)
             if (f.code.startswith("ST5") and (name is None or f.anchor.startswith(name + ".")))
             or f.code.startswith("ST00")
         ]

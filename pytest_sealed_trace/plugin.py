@@ -46,29 +46,44 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     """Register the ``--sealed-trace-*`` options and ``sealed_trace_*`` ini keys."""
     group = parser.getgroup("sealed-trace", "ADR-0230 sealed practice traces")
     group.addoption(
-        "--sealed-trace-lint", action="store_true", default=None, dest="sealed_trace_lint",
+        "--sealed-trace-lint",
+        action="store_true",
+        default=None,
+        dest="sealed_trace_lint",
         help="collect the boundary lint of [tool.sealed_trace] as test items",
     )
     group.addoption(
-        "--sealed-trace-config", default=None, dest="sealed_trace_config", metavar="FILE",
+        "--sealed-trace-config",
+        default=None,
+        dest="sealed_trace_config",
+        metavar="FILE",
         help="pyproject.toml holding [tool.sealed_trace] (default: the rootdir's, or the "
         "nearest above it)",
     )
-    parser.addini("sealed_trace_lint", type="bool", default=False,
-                  help="collect the boundary lint as test items (like --sealed-trace-lint)")
-    parser.addini("sealed_trace_lint_items", default="boundary",
-                  help="one lint item per 'boundary' (default) or per 'module'")
-    parser.addini("sealed_trace_record_types", type="linelist", default=[],
-                  help="modules whose classes, named like the reference record types, the "
-                  "episode fixtures build instead")
+    parser.addini(
+        "sealed_trace_lint",
+        type="bool",
+        default=False,
+        help="collect the boundary lint as test items (like --sealed-trace-lint)",
+    )
+    parser.addini(
+        "sealed_trace_lint_items",
+        default="boundary",
+        help="one lint item per 'boundary' (default) or per 'module'",
+    )
+    parser.addini(
+        "sealed_trace_record_types",
+        type="linelist",
+        default=[],
+        help="modules whose classes, named like the reference record types, the "
+        "episode fixtures build instead",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the markers; compute the lint once when it is on (controller side)."""
+    """Register the markers (and the xdist hand-over when xdist is present)."""
     for line in MARKERS:
         config.addinivalue_line("markers", line)
-    if lint_enabled(config):
-        prepare_lint(config)
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "sealed_trace-xdist")
 
@@ -81,6 +96,20 @@ class _XdistHooks:
         results = node.config.stash.get(LINT_KEY, None)
         if results is not None:
             node.workerinput["sealed_trace_lint"] = results.to_json()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compute the lint once when it is on: before xdist starts its workers, and only for a
+    session that runs or collects tests (``--help``, ``--markers`` and ``--fixtures`` never
+    lint, so a broken policy cannot hide them)."""
+    config = session.config
+    option = config.option
+    showing = getattr(option, "showfixtures", False) or getattr(
+        option, "show_fixtures_per_test", False
+    )
+    if lint_enabled(config) and not showing:
+        prepare_lint(config)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -1,0 +1,31 @@
+"""The plugin's import-time name lists agree with the core they stand in for."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from pytest_sealed_trace._names import SEALED_DISPOSITION_NAMES, TAMPER_NAMES
+
+from sealed_trace.builder import SEALED_DISPOSITION_NAMES as CORE_DISPOSITIONS
+from sealed_trace.builder import TAMPERS
+
+
+def test_sealed_disposition_names_match_the_builder():
+    assert SEALED_DISPOSITION_NAMES == CORE_DISPOSITIONS
+
+
+def test_tamper_names_match_the_builder():
+    assert TAMPER_NAMES == tuple(sorted(TAMPERS))
+
+
+def test_importing_the_plugin_does_not_import_the_sealing_core():
+    code = (
+        "import sys, pytest_sealed_trace.plugin; "
+        "print(sorted(m for m in sys.modules if m == 'sealed_trace' or "
+        "m.startswith('sealed_trace.')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
