@@ -618,7 +618,9 @@ class _Checker:
         if partial is None:
             return None
         ids = [
-            record.attempt_id if record is not None else fields.get("attempt_id")
+            cast(CandidateAttempt, record).attempt_id
+            if record is not None
+            else fields.get("attempt_id")
             for record, fields in partial
         ]
         if any(i is None for i in ids):

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 from pytest_sealed_trace._names import SEALED_DISPOSITION_NAMES, TAMPER_NAMES
-
 from sealed_trace.builder import SEALED_DISPOSITION_NAMES as CORE_DISPOSITIONS
 from sealed_trace.builder import TAMPERS
 
@@ -16,7 +15,7 @@ def test_sealed_disposition_names_match_the_builder():
 
 
 def test_tamper_names_match_the_builder():
-    assert TAMPER_NAMES == tuple(sorted(TAMPERS))
+    assert tuple(sorted(TAMPERS)) == TAMPER_NAMES
 
 
 def test_importing_the_plugin_does_not_import_the_sealing_core():
