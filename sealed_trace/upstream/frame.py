@@ -88,7 +88,8 @@ def problem_frame_digest(frame: ProblemFrameProjection, *, checked: bool = True)
         {
             "frame_schema_version": frame.frame_schema_version,
             "problem_text": frame.problem_text,
-            "facts": thaw_json(frame.facts),
+            # Unchecked callers (the sealer) hold facts already thawed into dicts and lists.
+            "facts": thaw_json(frame.facts) if checked else dict(frame.facts),
         },
         checked=checked,
     )
