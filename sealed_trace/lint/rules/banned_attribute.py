@@ -21,6 +21,7 @@ class BannedAttribute:
     roles = frozenset({"boundary"})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        """Yield the ST202 findings of ``ctx``'s file (see the class docstring)."""
         for ref in ctx.facts.refs:
             if (not ref.call and ctx.counts(ref.type_checking)
                     and ctx.boundary.is_banned(ref.qname)):

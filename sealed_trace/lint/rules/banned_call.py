@@ -29,6 +29,7 @@ class BannedCall:
     roles = frozenset({"boundary"})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        """Yield the ST201 findings of ``ctx``'s file (see the class docstring)."""
         for ref in ctx.facts.refs:
             if ref.call and ctx.counts(ref.type_checking) and ctx.boundary.is_banned(ref.qname):
                 yield ctx.finding(ref.line, ref.column, self.code,

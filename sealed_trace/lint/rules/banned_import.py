@@ -33,6 +33,7 @@ class BannedImport:
     roles = frozenset({"boundary"})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        """Yield the ST102 findings of ``ctx``'s file (see the class docstring)."""
         for fact in ctx.facts.imports:
             if ctx.counts(fact.type_checking) and import_is_banned(ctx.boundary, fact):
                 what = (

@@ -20,6 +20,7 @@ class ComputedDynamicImport:
     roles = frozenset({"boundary", "upstream"})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        """Yield the ST301 findings of ``ctx``'s file (see the class docstring)."""
         for fact in ctx.facts.dynamics:
             if fact.kind == "computed-import":
                 yield ctx.finding(fact.line, fact.column, self.code,

@@ -20,6 +20,7 @@ class ComputedModuleAttribute:
     roles = frozenset({"boundary"})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        """Yield the ST303 findings of ``ctx``'s file (see the class docstring)."""
         for fact in ctx.facts.dynamics:
             if fact.kind == "computed-getattr":
                 yield ctx.finding(fact.line, fact.column, self.code,

@@ -24,6 +24,7 @@ class ForbiddenField:
     roles = frozenset({"boundary"})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        """Yield the ST501 findings of ``ctx``'s file (see the class docstring)."""
         forbidden = {f.lower() for f in ctx.boundary.forbidden_fields}
         for field in ctx.facts.fields:
             if field.name.lstrip("_").lower() in forbidden:

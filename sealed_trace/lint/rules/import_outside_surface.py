@@ -26,6 +26,7 @@ class ImportOutsideSurface:
     roles = frozenset({"boundary"})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        """Yield the ST101 findings of ``ctx``'s file (see the class docstring)."""
         b = ctx.boundary
         for fact in ctx.facts.imports:
             if not ctx.counts(fact.type_checking) or import_is_banned(b, fact):

@@ -20,6 +20,7 @@ class ReverseImport:
     roles = frozenset({"upstream"})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        """Yield the ST401 findings of ``ctx``'s file (see the class docstring)."""
         for edge in ctx.reverse_edges:
             if len(edge.chain) == 1:
                 yield ctx.finding(
