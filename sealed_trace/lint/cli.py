@@ -66,7 +66,7 @@ def run_lint(args: argparse.Namespace) -> int:
     from sealed_trace.lint.config import ConfigError, load_config
     from sealed_trace.lint.engine import lint
     from sealed_trace.lint.formats import render
-    from sealed_trace.lint.plugins import PluginError, load_plugin_rules, plugin_manager
+    from sealed_trace.lint.rules import Rule
 
     try:
         config = load_config(args.lint_config) if args.lint_config else load_config()
@@ -74,21 +74,27 @@ def run_lint(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             _error(f"{exc.source}: {problem}")
         return 2
-    try:
-        extra = load_plugin_rules(plugin_manager(getattr(args, "lint_plugins", ())))
-    except PluginError as exc:
-        _error(f"plugin: {exc}")
-        return 2
+
+    def load_rules() -> tuple[Rule, ...]:
+        from sealed_trace.lint.plugins import load_plugin_rules, plugin_manager
+
+        return load_plugin_rules(plugin_manager(getattr(args, "lint_plugins", ())))
+
     paths = tuple(getattr(args, "paths", ()) or ())
     for path in paths:
         if not os.path.lexists(path):
             _error(f"{path}: no such file or directory")
             return 2
+    from sealed_trace.lint.plugins import PluginError
+
     try:
-        result = lint(config, paths, extra_rules=extra, use_cache=not args.lint_no_cache,
+        result = lint(config, paths, rule_loader=load_rules, use_cache=not args.lint_no_cache,
                       jobs=args.lint_jobs)
     except FileNotFoundError as exc:
         _error(f"{exc}: no such file or directory")
+        return 2
+    except PluginError as exc:
+        _error(f"plugin: {exc}")
         return 2
     report = render(args.lint_format, result, _version())
     if args.lint_output:

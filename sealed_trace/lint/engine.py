@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sealed_trace.lint._files import SourceFile, discover, read_bytes
+from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.config import Boundary, LintConfig
 from sealed_trace.lint.facts import DYNAMIC_WORDS, FileFacts, ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
@@ -353,6 +354,17 @@ class _Parser:
             self.pool.shutdown()
 
 
+def _environment() -> list[object]:
+    """What changes when packages (and so plugins) are installed or removed."""
+    import sys
+
+    out: list[object] = [sys.version]
+    for entry in sys.path:
+        with contextlib.suppress(OSError):
+            out.append([entry, os.stat(entry or ".").st_mtime_ns])
+    return out
+
+
 def _rule_key(rules: Sequence[Rule]) -> list[str]:
     return [f"{type(r).__module__}.{type(r).__qualname__}:{r.code}" for r in rules]
 
@@ -365,13 +377,17 @@ def lint(
     use_cache: bool = True,
     jobs: int | None = None,
     on_parse: Callable[[str], None] | None = None,
+    rule_loader: Callable[[], Sequence[Rule]] | None = None,
 ) -> LintResult:
     """Lint the project described by ``config``.
 
     ``paths`` (files or directories, absolute or relative to the current directory) limit the
     *reported* files; the import graph is always built from every module of the source roots.
     Raises ``FileNotFoundError`` for a path that does not exist. ``on_parse`` is called with
-    each relpath parsed by libcst (tests use it to prove the prefilter).
+    each relpath parsed by libcst (tests use it to prove the prefilter). ``rule_loader`` returns
+    plugin rules; it is called only when the warm cache cannot answer (the installed
+    environment, fingerprinted by the mtimes of the ``sys.path`` directories, is part of the
+    warm key), so an unchanged project is answered without scanning entry points.
     """
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
     files = list(config.files) or discover(config.root, config.source_roots, (), config.exclude)
@@ -382,8 +398,9 @@ def lint(
         known = {f.relpath for f in files}
         files += [f for f in chosen if f.relpath not in known]
     cache = _Cache(config.cache_dir if use_cache else None)
+    env = _environment() if rule_loader is not None else []
     run_key = hashlib.sha256(json.dumps(
-        [ENGINE_VERSION, config.policy_hash(), _rule_key(rules), sorted(selected or [])]
+        [ENGINE_VERSION, config.policy_hash(), _rule_key(rules), sorted(selected or []), env]
     ).encode()).hexdigest()
     fingerprints = {f.relpath: [*f.fingerprint, f.problem or ""] for f in files}
     run = cache.data.get("run")
@@ -391,12 +408,19 @@ def lint(
             and run.get("fingerprints") == fingerprints and isinstance(run.get("findings"), list)):
         with contextlib.suppress(KeyError, TypeError, ValueError):
             cached = tuple(Finding.from_dict(d) for d in run["findings"])
+            for info in run.get("plugin_rules", []):
+                with contextlib.suppress(ValueError):
+                    register_rule_info(RuleInfo(*info))
             return LintResult(cached, len(fingerprints if selected is None else selected), 0,
                               True, rules)
+    plugin_rules: tuple[Rule, ...] = tuple(rule_loader()) if rule_loader is not None else ()
+    rules = (*rules, *plugin_rules)
     result = _Run(config, files, selected, rules, cache.facts(), _jobs(jobs or config.jobs),
                   on_parse).execute()
     cache.save(
         {"key": run_key, "fingerprints": fingerprints,
+         "plugin_rules": [[r.code, r.name, r.summary, r.explanation, "plugin"]
+                          for r in plugin_rules],
          "findings": [f.to_dict() for f in result[0].findings]},
         result[1],
     )

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import pluggy
-
-from sealed_trace import hookspecs
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.rules import Rule
+
+if TYPE_CHECKING:
+    import pluggy
 
 __all__ = ["PluginError", "load_plugin_rules", "plugin_manager"]
 
@@ -20,7 +21,15 @@ class PluginError(Exception):
 def plugin_manager(
     extra: Iterable[object] = (), *, entry_points: bool = True
 ) -> pluggy.PluginManager:
-    """A plugin manager with the sealed-trace specs, the entry-point group and ``extra`` plugins."""
+    """A plugin manager with the sealed-trace specs, the entry-point group and ``extra`` plugins.
+
+    pluggy and the entry-point scan are imported here, not at module import, so the warm
+    path of the lint never pays for them.
+    """
+    import pluggy
+
+    from sealed_trace import hookspecs
+
     pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
     pm.add_hookspecs(hookspecs)
     if entry_points:

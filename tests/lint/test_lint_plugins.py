@@ -36,8 +36,8 @@ def sealed_trace_lint_rules():
 '''
 
 
-@pytest.fixture
-def installed_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _install_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Install the demo plugin as a distribution with an entry point on ``sys.path``."""
     site = tmp_path / "site"
     (site / "sealed_trace_demo_plugin-0.1.dist-info").mkdir(parents=True)
     (site / "sealed_trace_demo_plugin.py").write_text(PLUGIN, encoding="utf-8")
@@ -50,6 +50,12 @@ def installed_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     )
     monkeypatch.syspath_prepend(str(site))
     return site
+
+
+@pytest.fixture
+def installed_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The demo plugin, installed for one test."""
+    return _install_plugin(tmp_path, monkeypatch)
 
 
 def test_entry_point_plugin_adds_rule(installed_plugin: Path, project: Project) -> None:
@@ -116,3 +122,42 @@ class _Incomplete:
 def test_incomplete_rule_is_rejected() -> None:
     with pytest.raises(PluginError, match="lacks"):
         load_plugin_rules(plugin_manager([_Incomplete()], entry_points=False))
+
+
+def _run_cli(project: Project) -> int:
+    import argparse
+
+    from sealed_trace.lint.cli import add_lint_arguments, run_lint
+
+    parser = argparse.ArgumentParser()
+    add_lint_arguments(parser)
+    config = project.write_config()
+    return run_lint(parser.parse_args(["--config", str(config), "--format", "json"]))
+
+
+def test_cli_loads_plugins_and_warm_run_keeps_their_findings(
+    installed_plugin: Path, project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    project.top_toml = 'source_roots = ["src"]\n'
+    project.write("src/pkg/sealed.py", "import json\njson.dumps({})\n")
+    assert _run_cli(project) == 1
+    cold = json.loads(capsys.readouterr().out)["findings"]
+    assert [f["code"] for f in cold] == ["ST901"]
+    assert _run_cli(project) == 1  # warm: answered from the cache
+    warm = json.loads(capsys.readouterr().out)["findings"]
+    assert warm == cold
+    assert warm[0]["rule"] == "no-json-in-kernel"
+
+
+def test_installing_a_plugin_invalidates_the_warm_cache(
+    project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    project.top_toml = 'source_roots = ["src"]\n'
+    project.write("src/pkg/sealed.py", "import json\njson.dumps({})\n")
+    assert _run_cli(project) == 0
+    capsys.readouterr()
+    _install_plugin(tmp_path, monkeypatch)
+    assert _run_cli(project) == 1
