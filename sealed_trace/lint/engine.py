@@ -358,10 +358,11 @@ def _environment() -> list[object]:
     """What changes when packages (and so plugins) are installed or removed."""
     import sys
 
-    out: list[object] = [sys.version]
+    out: list[object] = [sys.version, list(sys.path)]
     for entry in sys.path:
-        with contextlib.suppress(OSError):
-            out.append([entry, os.stat(entry or ".").st_mtime_ns])
+        if os.path.basename(entry) in ("site-packages", "dist-packages"):
+            with contextlib.suppress(OSError):
+                out.append([entry, os.stat(entry).st_mtime_ns])
     return out
 
 
@@ -386,8 +387,8 @@ def lint(
     Raises ``FileNotFoundError`` for a path that does not exist. ``on_parse`` is called with
     each relpath parsed by libcst (tests use it to prove the prefilter). ``rule_loader`` returns
     plugin rules; it is called only when the warm cache cannot answer (the installed
-    environment, fingerprinted by the mtimes of the ``sys.path`` directories, is part of the
-    warm key), so an unchanged project is answered without scanning entry points.
+    environment, fingerprinted by ``sys.path`` and the mtimes of its ``site-packages``
+    directories, is part of the warm key), so an unchanged project is answered without scanning entry points.
     """
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
     files = list(config.files) or discover(config.root, config.source_roots, (), config.exclude)

@@ -136,7 +136,8 @@ def _run_cli(project: Project) -> int:
 
 
 def test_cli_loads_plugins_and_warm_run_keeps_their_findings(
-    installed_plugin: Path, project: Project, capsys: pytest.CaptureFixture[str]
+    installed_plugin: Path, project: Project, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import json
 
@@ -145,6 +146,11 @@ def test_cli_loads_plugins_and_warm_run_keeps_their_findings(
     assert _run_cli(project) == 1
     cold = json.loads(capsys.readouterr().out)["findings"]
     assert [f["code"] for f in cold] == ["ST901"]
+
+    def no_scan(*args: object) -> None:
+        raise AssertionError("the warm path must not load plugins")
+
+    monkeypatch.setattr("sealed_trace.lint.plugins.plugin_manager", no_scan)
     assert _run_cli(project) == 1  # warm: answered from the cache
     warm = json.loads(capsys.readouterr().out)["findings"]
     assert warm == cold
