@@ -388,7 +388,8 @@ def lint(
     each relpath parsed by libcst (tests use it to prove the prefilter). ``rule_loader`` returns
     plugin rules; it is called only when the warm cache cannot answer (the installed
     environment, fingerprinted by ``sys.path`` and the mtimes of its ``site-packages``
-    directories, is part of the warm key), so an unchanged project is answered without scanning entry points.
+    directories, is part of the warm key), so an unchanged project is answered without
+    scanning entry points.
     """
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
     files = list(config.files) or discover(config.root, config.source_roots, (), config.exclude)
