@@ -164,3 +164,12 @@ def test_parser_crash_in_worker_fails_closed(
     result = project.run(jobs=2)
     assert [(f.path, f.code) for f in result.findings] == [("src/pkg/sealed.py", "ST001")]
     assert "crashed" in result.findings[0].message
+
+
+def test_large_candidate_set_is_parsed_in_workers(project: Project) -> None:
+    for i in range(120):
+        project.write(f"src/pkg/up/w{i}.py", f"import importlib\nimportlib.import_module(N{i})\n")
+    serial = project.run(jobs=1).findings
+    parallel = project.run(jobs=2).findings
+    assert parallel == serial
+    assert len(serial) == 120
