@@ -4,22 +4,31 @@
 :class:`SealedPracticeTrace`, or fails closed into a typed :class:`PracticeTraceRefusal`.
 Upstream record types live in :mod:`sealed_trace.upstream`, canonical identities in
 :mod:`sealed_trace.identity`, documents in :mod:`sealed_trace.episode_json`.
+
+The names below come from :mod:`sealed_trace.trace`, which is imported on first use: the
+lint and the command line start without loading the sealer, and importing an upstream record
+module never loads the sealing module.
 """
 
-from sealed_trace.trace import (
-    REFUSAL_DISPOSITIONS,
-    SEALED_DISPOSITIONS,
-    SEALED_PRACTICE_TRACE_POLICY_VERSION,
-    PracticeDisposition,
-    PracticeEpisode,
-    PracticeTraceInput,
-    PracticeTraceOutcome,
-    PracticeTraceRefusal,
-    SealedPracticeTrace,
-    build_practice_trace_input,
-    seal,
-    seal_practice_trace,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sealed_trace.trace import (
+        REFUSAL_DISPOSITIONS,
+        SEALED_DISPOSITIONS,
+        SEALED_PRACTICE_TRACE_POLICY_VERSION,
+        PracticeDisposition,
+        PracticeEpisode,
+        PracticeTraceInput,
+        PracticeTraceOutcome,
+        PracticeTraceRefusal,
+        SealedPracticeTrace,
+        build_practice_trace_input,
+        seal,
+        seal_practice_trace,
+    )
 
 __all__ = [
     "REFUSAL_DISPOSITIONS",
@@ -37,3 +46,18 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """Load the public names from :mod:`sealed_trace.trace` on first access (PEP 562)."""
+    if name in __all__:
+        from sealed_trace import trace
+
+        value = getattr(trace, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'sealed_trace' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
