@@ -145,10 +145,16 @@ def _has_word(scan: bytes, word: bytes, package: bool = False) -> bool:
     followed by a dot), by a relative import (checked separately) or dynamically (the dynamic
     words); ``pkg.sub`` names the submodule, and attribute edges to a package that is an
     ancestor of an imported module are not edges (see :func:`_edges`).
+
+    Only spaces, tabs, form feeds and backslash-newline continuations may stand between the
+    name and that dot: a plain newline ends a statement (``from pkg import sealed`` followed by
+    a line ``...`` or ``.5``); inside brackets a dot on the next line is therefore taken for an
+    import of the package itself, erring toward parsing.
     """
     if word not in scan:
         return False
-    tail = rb"(?![A-Za-z0-9_])(?![ \t\f\r\n\\]*\.)" if package else rb"(?![A-Za-z0-9_])"
+    tail = (rb"(?![A-Za-z0-9_])(?!(?:[ \t\f]|\\(?:\r\n|\r|\n))*\.)" if package
+            else rb"(?![A-Za-z0-9_])")
     pattern = rb"(?<![A-Za-z0-9_])" + re.escape(word) + tail
     return re.search(pattern, scan) is not None
 
