@@ -650,17 +650,58 @@ class _Run:
     def _reverse_edges(
         self, path: str, b: Boundary, hop: dict[str, str | None]
     ) -> tuple[ReverseEdge, ...]:
+        """One edge per first-party module that ``path`` imports and that reaches ``b``'s
+        sealed module, at its first import line, with a shortest chain that never passes
+        through ``path``'s own module (an import cycle is not a way for it to reach)."""
+        own = self.by_path[path].file.module or ""
+        first: dict[str, tuple[int, int, str]] = {}
+        for target, line, col, text, tc in sorted(self._file_edges(path), key=lambda e: e[1:3]):
+            if target in hop and target not in first and not (
+                    tc and b.type_checking_imports == "ignore"):
+                first[target] = (line, col, text)
         out: list[ReverseEdge] = []
-        for target, line, col, text, tc in self._file_edges(path):
-            if target not in hop or (tc and b.type_checking_imports == "ignore"):
-                continue
+        for target, (line, col, text) in first.items():
             chain = [target]
             nxt = hop[target]
             while nxt is not None:
                 chain.append(nxt)
                 nxt = hop[nxt]
+            if own in chain:
+                avoided = self._chain_avoiding(target, own, b)
+                if avoided is None:
+                    continue  # ``target`` reaches the sealed module only through ``own``
+                chain = avoided
             out.append(ReverseEdge(line, col, text, tuple(chain)))
         return tuple(out)
+
+    def _chain_avoiding(self, start: str, avoid: str, b: Boundary) -> list[str] | None:
+        """Shortest import chain from ``start`` to a module sealed by ``b`` not through
+        ``avoid`` (breadth-first over the parsed files' edges), or None."""
+        forward: dict[str, list[str]] = {}
+        for path in self.facts:
+            module = self.by_path[path].file.module
+            if module is None or b.seals(module):
+                continue
+            forward[module] = sorted({
+                target for target, _l, _c, _t, tc in self._file_edges(path)
+                if not (tc and b.type_checking_imports == "ignore")
+            })
+        parent: dict[str, str | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            current = queue.popleft()
+            if b.seals(current):
+                chain: list[str] = []
+                node: str | None = current
+                while node is not None:
+                    chain.append(node)
+                    node = parent[node]
+                return chain[::-1]
+            for nxt in forward.get(current, ()):
+                if nxt != avoid and nxt not in parent:
+                    parent[nxt] = current
+                    queue.append(nxt)
+        return None
 
     def _check(self, rule: Rule, ctx: RuleContext) -> list[Finding]:
         try:
