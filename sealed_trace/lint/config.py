@@ -232,7 +232,8 @@ def _check_identifier(item: str) -> str | None:
 
 
 def _boundary(
-    index: int, table: object, problems: list[str], seen_names: set[str]
+    index: int, table: object, problems: list[str], seen_names: set[str],
+    targets: list[tuple[int, str | None, tuple[str, ...]]] | None = None,
 ) -> Boundary | None:
     where = f"boundary[{index}]"
     if not isinstance(table, dict):
@@ -273,6 +274,9 @@ def _boundary(
     fields = _str_list(table.get("forbidden_fields", []), f"{where}.forbidden_fields", problems,
                        _check_identifier)
     upstream = _str_list(table.get("upstream", []), f"{where}.upstream", problems, _check_pattern)
+    if targets is not None:  # matched against the source roots even when other keys are bad
+        good_module = module if isinstance(module, str) and _DOTTED.match(module) else None
+        targets.append((index, good_module, upstream))
     tci = table.get("type_checking_imports", "count")
     if tci not in ("count", "ignore"):
         problems.append(
@@ -336,6 +340,7 @@ def parse_config(
         problems.append("jobs must be a non-negative integer (0 = one per core)")
         jobs = 0
     boundaries: list[Boundary] = []
+    targets: list[tuple[int, str | None, tuple[str, ...]]] = []
     raw_boundaries = data.get("boundary")
     if raw_boundaries is None:
         problems.append("at least one [[tool.sealed_trace.boundary]] table is required")
@@ -346,26 +351,29 @@ def parse_config(
             problems.append("at least one [[tool.sealed_trace.boundary]] table is required")
         names: set[str] = set()
         for index, table in enumerate(raw_boundaries):
-            b = _boundary(index, table, problems, names)
+            b = _boundary(index, table, problems, names, targets)
             if b is not None:
                 boundaries.append(b)
     files: list[SourceFile] = []
-    if roots and len(roots) == len(roots_raw):
+    if roots:
+        # Matched with the roots that exist, whatever else is wrong: every problem at once.
         finder = discover_files or (lambda r, s, e: discover(r, s, (), e))
         files = finder(root, tuple(roots), exclude)
         modules = {f.module for f in files if f.module is not None}
-        for index, b in enumerate(boundaries):
-            if b.module not in modules:
+        for index, sealed, upstream in targets:
+            if sealed is not None and sealed not in modules:
                 import difflib
 
-                close = difflib.get_close_matches(b.module, sorted(modules), n=1, cutoff=0.6)
+                close = difflib.get_close_matches(sealed, sorted(modules), n=1, cutoff=0.6)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 problems.append(
-                    f"boundary[{index}].module {b.module!r} matches no module in the source "
+                    f"boundary[{index}].module {sealed!r} matches no module in the source "
                     f"roots{hint}"
                 )
-            for pattern in b.upstream:
-                if not any(b.is_upstream(m) and fnmatch.fnmatchcase(m, pattern) for m in modules):
+            probe = Boundary("", sealed or "", "", (), (), (), upstream)
+            for pattern in upstream:
+                if not any(probe.is_upstream(m) and fnmatch.fnmatchcase(m, pattern)
+                           for m in modules):
                     problems.append(
                         f"boundary[{index}].upstream pattern {pattern!r} matches no module in "
                         "the source roots (other than the sealed module)"
