@@ -1,8 +1,9 @@
 """File-system adapter of the lint: discover Python files and read them (issue 3 §5).
 
-Nothing here imports libcst or executes scanned code. Discovery never follows symbolic links
-to directories (so link loops cannot recurse); a ``.py`` entry that is not a readable regular
-file becomes a :class:`SourceFile` with ``problem`` set, which the engine reports as ST002.
+Nothing here imports libcst or executes scanned code. Discovery follows symbolic links to
+directories, as a runtime import does, but never one back to a directory on its own path (a
+loop, reported); a ``.py`` entry that is not a readable regular file becomes a
+:class:`SourceFile` with ``problem`` set, which the engine reports as ST002.
 """
 
 from __future__ import annotations
@@ -96,10 +97,25 @@ def _entry(path: str, project_root: str, roots: tuple[str, ...]) -> SourceFile:
     return SourceFile(_relpath(path, project_root), path, module, is_package, problem, fingerprint)
 
 
-def _walk(top: str, project_root: str, exclude: tuple[str, ...], out: list[str]) -> None:
-    stack = [top]
+def _dir_id(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _walk(top: str, project_root: str, exclude: tuple[str, ...], out: list[str],
+          problems: dict[str, str]) -> None:
+    """Collect ``.py`` paths below ``top``. Symbolic links to directories are followed (a
+    runtime import follows them too); a link back to a directory on its own path (a loop) is
+    not, and is recorded in ``problems`` (reported as ST002)."""
+    top_id = _dir_id(top)
+    stack: list[tuple[str, frozenset[tuple[int, int]]]] = [
+        (top, frozenset({top_id}) if top_id else frozenset())
+    ]
     while stack:
-        current = stack.pop()
+        current, ancestors = stack.pop()
         try:
             with os.scandir(current) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -113,7 +129,7 @@ def _walk(top: str, project_root: str, exclude: tuple[str, ...], out: list[str])
                 continue
             try:
                 is_link = entry.is_symlink()
-                is_dir = entry.is_dir(follow_symlinks=False)
+                is_dir = entry.is_dir(follow_symlinks=True)
             except OSError:
                 is_link, is_dir = False, False
             if is_dir:
@@ -122,11 +138,22 @@ def _walk(top: str, project_root: str, exclude: tuple[str, ...], out: list[str])
                 if entry.name.endswith(".py"):
                     out.append(entry.path)  # reported: a directory named like a module file
                     continue
-                stack.append(entry.path)
+                ident = _dir_id(entry.path) if is_link else None
+                if is_link and (ident is None or ident in ancestors):
+                    out.append(entry.path)
+                    problems[entry.path] = "a symlink loop (links to a directory that contains it), not followed"
+                    continue
+                if ident is None:
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                        ident = (st.st_dev, st.st_ino)
+                    except OSError:
+                        continue
+                stack.append((entry.path, ancestors | {ident}))
             elif entry.name.endswith(".py"):
                 out.append(entry.path)
-            elif is_link:
-                continue  # symlinked directories are not followed
+            elif is_link and not os.path.exists(entry.path):
+                continue  # a dangling link not named like a module is not a module
 
 
 def discover(
@@ -143,14 +170,15 @@ def discover(
     roots = tuple(os.path.realpath(r) for r in source_roots)
     project_root = os.path.realpath(project_root)
     found: list[str] = []
+    problems: dict[str, str] = {}
     for root in roots:
         if os.path.isdir(root):
-            _walk(root, project_root, exclude, found)
+            _walk(root, project_root, exclude, found, problems)
     for path in paths:
         if not os.path.lexists(path):
             raise FileNotFoundError(path)
         if os.path.isdir(path) and not os.path.islink(path) and not path.endswith(".py"):
-            _walk(os.path.realpath(path), project_root, exclude, found)
+            _walk(os.path.realpath(path), project_root, exclude, found, problems)
         else:
             parent, name = os.path.split(os.path.abspath(path))
             found.append(os.path.join(os.path.realpath(parent), name))
@@ -161,7 +189,11 @@ def discover(
         if apath in seen:
             continue
         seen.add(apath)
-        files.append(_entry(apath, project_root, roots))
+        entry = _entry(apath, project_root, roots)
+        if path in problems:
+            entry = SourceFile(entry.relpath, entry.abspath, None, False, problems[path],
+                               entry.fingerprint)
+        files.append(entry)
     files.sort(key=lambda f: f.relpath)
     return files
 
