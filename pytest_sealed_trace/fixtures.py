@@ -179,13 +179,21 @@ class EpisodeFactory:
         """
         from sealed_trace.builder import TAMPERS
 
+        if name not in TAMPERS:
+            raise KeyError(f"unknown tamper {name!r}; known: {', '.join(sorted(TAMPERS))}")
         base = episode if episode is not None else self.reference()
         return self.host(TAMPERS[name].apply(base))
 
     def refused(self, name: str) -> RefusedCase:
-        """The :class:`RefusedCase` of the tamper ``name``."""
+        """The :class:`RefusedCase` of the tamper ``name`` (seal its ``.episode``).
+
+        Raises:
+            KeyError: unknown tamper name (the message lists the known ones).
+        """
         from sealed_trace.builder import TAMPERS
 
+        if name not in TAMPERS:
+            raise KeyError(f"unknown tamper {name!r}; known: {', '.join(sorted(TAMPERS))}")
         tamper = TAMPERS[name]
         return RefusedCase(
             tamper.name,
@@ -232,7 +240,15 @@ def record_types_from_modules(modules: Sequence[str]) -> dict[str, Any]:
     return found
 
 
-def _factory(config: pytest.Config) -> EpisodeFactory:
+FACTORY_KEY = pytest.StashKey["EpisodeFactory"]()
+
+
+def make_factory(config: pytest.Config) -> EpisodeFactory:
+    """The session's factory, with host types from the hook or the ini option.
+
+    Raises:
+        pytest.UsageError: a configured host module cannot be imported or has no record class.
+    """
     types = config.hook.pytest_sealed_trace_record_types(config=config)
     if types is None:
         types = record_types_from_modules(config.getini("sealed_trace_record_types"))
@@ -242,7 +258,8 @@ def _factory(config: pytest.Config) -> EpisodeFactory:
 @pytest.fixture(scope="session")
 def sealed_trace_episodes(pytestconfig: pytest.Config) -> EpisodeFactory:
     """An :class:`EpisodeFactory` building valid and broken episodes (host types if set)."""
-    return _factory(pytestconfig)
+    factory = pytestconfig.stash.get(FACTORY_KEY, None)
+    return factory if factory is not None else make_factory(pytestconfig)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,15 +33,18 @@ class LintResults:
     """
 
     groups: dict[str, list[dict[str, Any]]]
+    #: The policy file the lint read (the lint items' parent node).
+    config_path: str = ""
 
     def to_json(self) -> str:
         """Serialise for xdist's ``workerinput`` (plain JSON text)."""
-        return json.dumps(self.groups, sort_keys=True)
+        return json.dumps({"groups": self.groups, "config": self.config_path}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> LintResults:
         """Inverse of :meth:`to_json`."""
-        return cls(json.loads(text))
+        data = json.loads(text)
+        return cls(data["groups"], data["config"])
 
 
 LINT_KEY = pytest.StashKey[LintResults]()
@@ -101,7 +105,7 @@ def _compute(config: pytest.Config) -> LintResults:
             groups[source.relpath] = []
         for finding in result.findings:
             groups.setdefault(finding.path, []).append(finding.to_dict())
-    return LintResults(groups)
+    return LintResults(groups, str(Path(policy.config_path).resolve()))
 
 
 def prepare_lint(config: pytest.Config) -> None:
@@ -113,8 +117,12 @@ def prepare_lint(config: pytest.Config) -> None:
     config.stash[LINT_KEY] = _compute(config)
 
 
-class SealedTraceLintCollector(pytest.Collector):
-    """Parent node of the lint items (``sealed-trace-lint``)."""
+class SealedTraceLintFile(pytest.File):
+    """The policy file (``pyproject.toml``) as the parent node of the lint items.
+
+    Node ids are ``<policy path>::<boundary or module>``, so a lint item can be run again by
+    its id (``pytest pyproject.toml::kernel-sealing``).
+    """
 
     def collect(self) -> Iterator[pytest.Item]:
         results = self.config.stash[LINT_KEY]
@@ -141,22 +149,53 @@ class SealedTraceLintItem(pytest.Item):
         lines = [
             f"{f['path']}:{f['line']}:{f['column']} {f['code']} {f['message']}" for f in findings
         ]
+        from sealed_trace.lint.catalog import lookup_rule
+
         codes = sorted({f["code"] for f in findings})
-        lines += [
-            "",
-            f"{len(findings)} finding(s) in {self.name}. Fix them, or suppress one on its line "
-            f"with a reason: # sealed-trace: ignore[{codes[0]}] -- <why this is safe>",
-            "Explain a rule: sealed-trace explain " + " | ".join(codes),
-        ]
+        suppressible = [c for c in codes if (info := lookup_rule(c)) is None or info.suppressible]
+        lines += ["", f"{len(findings)} finding(s) in {self.name}."]
+        if suppressible:
+            lines.append(
+                "Fix them, or suppress one on its line with a reason: "
+                f"# sealed-trace: ignore[{suppressible[0]}] -- <why this is safe>"
+            )
+        else:
+            lines.append(
+                "Fix them: these findings are about the files themselves and cannot be suppressed."
+            )
+        lines.append("Explain a rule: sealed-trace explain " + " | ".join(codes))
         return "\n".join(lines)
 
     def reportinfo(self) -> tuple[str, int | None, str]:
         return "pyproject.toml", None, f"sealed-trace lint: {self.name}"
 
 
-def collect_lint_items(session: pytest.Session) -> list[pytest.Item]:
-    """The lint items for this session (all of them; -k/-m deselect afterwards)."""
-    if LINT_KEY not in session.config.stash:
+def lint_file_for(file_path: Path, parent: pytest.Collector) -> SealedTraceLintFile | None:
+    """The lint collector when pytest visits the policy file itself (an explicit argument)."""
+    results = parent.config.stash.get(LINT_KEY, None)
+    if results is None or not results.config_path:
+        return None
+    if file_path.resolve() != Path(results.config_path):
+        return None
+    return SealedTraceLintFile.from_parent(parent, path=file_path)
+
+
+def collect_lint_items(session: pytest.Session, items: list[pytest.Item]) -> list[pytest.Item]:
+    """The lint items to add to this session's items (none when pytest already collected
+    them through the policy file; -k/-m deselect afterwards)."""
+    results = session.config.stash.get(LINT_KEY, None)
+    if results is None or any(isinstance(item, SealedTraceLintItem) for item in items):
         return []
-    parent = SealedTraceLintCollector.from_parent(session, name="sealed-trace-lint")
+    if session.config.args and not _runs_everything(session):
+        return []
+    parent = SealedTraceLintFile.from_parent(session, path=Path(results.config_path))
     return list(parent.collect())
+
+
+def _runs_everything(session: pytest.Session) -> bool:
+    """Whether the session's arguments name whole directories (not single tests or files)."""
+    for arg in session.config.args:
+        path = Path(arg.split("::")[0])
+        if "::" in arg or not (session.config.invocation_params.dir / path).is_dir():
+            return False
+    return True

@@ -3,10 +3,12 @@
 Both run the boundary lint (never importing the checked module) on one module and fail the
 test with the lint's ``path:line:col RULE message`` findings:
 
-``@pytest.mark.sealed_trace_forbid_imports("pkg.mod", allowed=[...], forbidden=[...])``
-    ``allowed``: the only modules ``pkg.mod`` may import (a name allows its submodules; ST101
-    otherwise); ``forbidden``: qualified-name patterns it may neither import nor use
-    (``time.*``, ``os.environ``; ST102/ST2xx). Give either or both.
+``@pytest.mark.sealed_trace_forbid_imports("pkg.mod", allowed=[...], forbidden=[...], preset=...)``
+    ``allowed``: the only modules ``pkg.mod`` may import (a name allows its submodules;
+    ``__future__`` is always allowed; ST101 otherwise); ``forbidden``: qualified-name patterns
+    it may neither import nor use (``time.*``, ``os.environ``; ST102/ST2xx); ``preset``:
+    ``"adr-0230"`` adds the ADR §15 surface and §15.2 banned facilities. Give at least one.
+    Only findings in ``pkg.mod`` itself count.
 
 ``@pytest.mark.sealed_trace_forbid_fields("pkg.mod.Record", Other, fields=[...])``
     Record types (classes or dotted names of classes or modules) that must not declare the
@@ -29,8 +31,9 @@ import pytest
 __all__ = ["MARKERS", "check_markers"]
 
 MARKERS = (
-    "sealed_trace_forbid_imports(module, allowed=(), forbidden=()): fail when the module "
-    "imports outside `allowed` or imports/uses a `forbidden` name (static; sealed-trace lint)",
+    "sealed_trace_forbid_imports(module, allowed=(), forbidden=(), preset=None): fail when the "
+    "module imports outside `allowed` or imports/uses a `forbidden` name (static; "
+    "sealed-trace lint)",
     "sealed_trace_forbid_fields(*types, fields='adr-0230'): fail when a record type declares "
     "a forbidden field (static; sealed-trace lint)",
 )
@@ -73,7 +76,7 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
             "rootdir or sys.path",
             pytrace=False,
         )
-    root, _ = found
+    root, path = found
     top = module.split(".")[0]
     # Module names count from the root; everything beside the module's top-level package is
     # excluded, so a root such as site-packages is not scanned whole.
@@ -91,7 +94,10 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
     except ConfigError as error:
         raise pytest.UsageError("\n".join([str(error.source), *error.problems])) from None
     shown = []
+    own = os.path.relpath(path, root).replace(os.sep, "/")
     for f in lint(config, use_cache=False, jobs=1).findings:
+        if f.path != own:  # the marker judges its module only, not its neighbours
+            continue
         path = os.path.relpath(os.path.join(root, f.path), item.config.rootpath)
         shown.append(_Shown(f"{path}:{f.line}:{f.column} {f.code} {f.message}", f.code, f.anchor))
     return shown
@@ -112,20 +118,27 @@ def _forbid_imports(item: pytest.Item, mark: pytest.Mark) -> None:
         raise pytest.UsageError(
             f"{item.nodeid}: sealed_trace_forbid_imports takes one module name, got {mark.args}"
         )
-    unknown = set(mark.kwargs) - {"allowed", "forbidden"}
+    unknown = set(mark.kwargs) - {"allowed", "forbidden", "preset"}
     if unknown:
         raise pytest.UsageError(
             f"{item.nodeid}: sealed_trace_forbid_imports: unknown arguments {sorted(unknown)}"
         )
-    if "allowed" not in mark.kwargs and "forbidden" not in mark.kwargs:
+    if not {"allowed", "forbidden", "preset"} & set(mark.kwargs):
         raise pytest.UsageError(
-            f"{item.nodeid}: sealed_trace_forbid_imports needs allowed=... and/or forbidden=..."
+            f"{item.nodeid}: sealed_trace_forbid_imports needs allowed=..., forbidden=... "
+            "and/or preset=..."
         )
     module = mark.args[0]
-    allowed = _strings(mark.kwargs.get("allowed", ()), "allowed")
+    # `from __future__ import ...` is a compiler directive, always allowed.
+    allowed = ["__future__", *_strings(mark.kwargs.get("allowed", ()), "allowed")]
     forbidden = _strings(mark.kwargs.get("forbidden", ()), "forbidden")
-    findings = _lint_module(item, module, {"allowed_imports": allowed, "banned": forbidden})
-    if "allowed" not in mark.kwargs:  # no allowlist: only the forbidden names count
+    boundary: dict[str, Any] = {"allowed_imports": allowed, "banned": forbidden}
+    if "preset" in mark.kwargs:
+        boundary["preset"] = mark.kwargs["preset"]
+    findings = _lint_module(item, module, boundary)
+    if "preset" in mark.kwargs:  # the preset's forbidden fields are the other marker's job
+        findings = [f for f in findings if not f.code.startswith("ST5")]
+    if "allowed" not in mark.kwargs and "preset" not in mark.kwargs:  # no allowlist
         findings = [f for f in findings if f.code != "ST101"]
     if findings:
         _fail(f"{module} breaks its import surface:", findings)

@@ -15,18 +15,27 @@ item or a marked test needs them.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_sealed_trace import hookspecs
 from pytest_sealed_trace.fixtures import (
+    FACTORY_KEY,
+    make_factory,
     practice_episode,
     refused_practice_episode,
     sealed_practice_episode,
     sealed_trace_episodes,
 )
-from pytest_sealed_trace.items import LINT_KEY, collect_lint_items, lint_enabled, prepare_lint
+from pytest_sealed_trace.items import (
+    LINT_KEY,
+    collect_lint_items,
+    lint_enabled,
+    lint_file_for,
+    prepare_lint,
+)
 from pytest_sealed_trace.markers import MARKERS, check_markers
 
 __all__ = [
@@ -108,7 +117,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     showing = getattr(option, "showfixtures", False) or getattr(
         option, "show_fixtures_per_test", False
     )
-    if lint_enabled(config) and not showing:
+    if showing:
+        return
+    # Host record types are resolved once, up front: a bad module is one usage error.
+    config.stash[FACTORY_KEY] = make_factory(config)
+    if lint_enabled(config):
         prepare_lint(config)
 
 
@@ -118,7 +131,14 @@ def pytest_collection_modifyitems(
 ) -> None:
     """Append the lint items (before -k/-m deselection runs)."""
     if lint_enabled(config):
-        items.extend(collect_lint_items(session))
+        items.extend(collect_lint_items(session, items))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Collect the lint items from the policy file when it is named on the command line."""
+    if lint_enabled(parent.config):
+        return lint_file_for(file_path, parent)
+    return None
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from sealed_trace.episode_json import DocumentError, encode_outcome, seal_document
+from sealed_trace import __version__
+from sealed_trace.episode_json import OUTCOME_FORMAT, DocumentError, encode_outcome, seal_document
 from sealed_trace.reasons import REASON_CODES, markdown_table
 from sealed_trace.trace import PracticeDisposition, SealedPracticeTrace
 
@@ -85,6 +87,14 @@ def _cmd_seal(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     expected = _read(args.outcome)
+    try:
+        document = json.loads(expected.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise _UsageError(f"{args.outcome}: not an outcome document (not UTF-8 JSON)") from None
+    if not isinstance(document, dict) or document.get("format") != OUTCOME_FORMAT:
+        raise _UsageError(
+            f"{args.outcome}: not an outcome document (format is not {OUTCOME_FORMAT})"
+        )
     encoded, _ = _seal_bytes(args.episode)
     if encoded == expected:
         _write(f"{args.outcome}: same outcome, byte for byte\n".encode())
@@ -130,6 +140,7 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Seal, verify and explain ADR-0230 practice traces; lint the boundary.",
     )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     seal = sub.add_parser("seal", help="seal one episode document and print the outcome")
     seal.add_argument("episode", metavar="FILE", help="episode document, or - for stdin")

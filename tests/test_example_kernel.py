@@ -60,7 +60,7 @@ def test_expected_findings_name_the_three_planted_violations():
 def test_example_kernel_suite_is_green_with_its_lint_items():
     result = _pytest(KERNEL, "-rA")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "PASSED ::sealed-trace-lint::kernel-sealing" in result.stdout
+    assert "PASSED pyproject.toml::kernel-sealing" in result.stdout
 
 
 @pytest.mark.skipif(importlib.util.find_spec("xdist") is None, reason="needs pytest-xdist")
@@ -73,7 +73,7 @@ def test_example_kernel_suite_is_green_under_xdist():
 def test_violations_suite_fails_showing_every_expected_finding():
     result = _pytest(VIOLATIONS)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "FAILED ::sealed-trace-lint::kernel-sealing" in result.stdout
+    assert "FAILED pyproject.toml::kernel-sealing" in result.stdout
     for line in EXPECTED.splitlines():
         assert line in result.stdout
 

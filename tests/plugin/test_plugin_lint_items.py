@@ -16,8 +16,8 @@ LINT = "--sealed-trace-lint"
 
 EXPECTED_BOUNDARY_ITEMS = {
     "tests/test_trivial.py::test_trivial": "PASSED",
-    "::sealed-trace-lint::clean": "PASSED",
-    "::sealed-trace-lint::seal": "FAILED",
+    "pyproject.toml::clean": "PASSED",
+    "pyproject.toml::seal": "FAILED",
 }
 
 #: Counts the lint engine's runs per process (and whether the cache answered) into lint.log.
@@ -59,7 +59,7 @@ import json
 
 
 def test_worker_input(request):
-    groups = json.loads(request.config.workerinput["sealed_trace_lint"])
+    groups = json.loads(request.config.workerinput["sealed_trace_lint"])["groups"]
     assert sorted(groups) == ["clean", "seal"]
     assert groups["clean"] == []
     assert [f["code"] for f in groups["seal"]] == ["ST102", "ST101", "ST201"]
@@ -92,13 +92,25 @@ def test_one_item_per_boundary(lint_project: pytest.Pytester, how: str) -> None:
 
 def test_items_are_listed_by_collect_only(lint_project: pytest.Pytester) -> None:
     result = lint_project.runpytest(LINT, "--collect-only", "-q")
-    result.stdout.fnmatch_lines(
+    result.stdout.fnmatch_lines_random(
         [
             "tests/test_trivial.py::test_trivial",
-            "::sealed-trace-lint::clean",
-            "::sealed-trace-lint::seal",
+            "pyproject.toml::clean",
+            "pyproject.toml::seal",
         ]
     )
+    # The policy file is collected like any file, so pytest's count includes the lint items.
+    result.stdout.fnmatch_lines(["3 tests collected*"])
+
+
+def test_a_lint_item_runs_again_by_its_node_id(lint_project: pytest.Pytester) -> None:
+    result = lint_project.runpytest("-rA", LINT, "pyproject.toml::seal")
+    assert summary(result) == {"pyproject.toml::seal": "FAILED"}
+
+
+def test_running_one_test_file_adds_no_lint_items(lint_project: pytest.Pytester) -> None:
+    result = lint_project.runpytest("-rA", LINT, "tests/test_trivial.py")
+    assert summary(result) == {"tests/test_trivial.py::test_trivial": "PASSED"}
 
 
 def test_failure_shows_every_finding_and_the_suppression_hint(
@@ -110,7 +122,8 @@ def test_failure_shows_every_finding_and_the_suppression_hint(
             "*_ sealed-trace lint: seal _*",
             *SEAL_FINDINGS,
             "",
-            "3 finding(s) in seal. Fix them, or suppress one on its line with a reason: "
+            "3 finding(s) in seal.",
+            "Fix them, or suppress one on its line with a reason: "
             "# sealed-trace: ignore[[]ST101[]] -- <why this is safe>",
             "Explain a rule: sealed-trace explain ST101 | ST102 | ST201",
         ]
@@ -131,13 +144,13 @@ def test_one_item_per_module(lint_project: pytest.Pytester) -> None:
     result = lint_project.runpytest("-rA")
     assert summary(result) == {
         "tests/test_trivial.py::test_trivial": "PASSED",
-        "::sealed-trace-lint::kern/__init__.py": "PASSED",
-        "::sealed-trace-lint::kern/clean.py": "PASSED",
-        "::sealed-trace-lint::kern/records.py": "PASSED",
-        "::sealed-trace-lint::kern/seal.py": "FAILED",
+        "pyproject.toml::kern/__init__.py": "PASSED",
+        "pyproject.toml::kern/clean.py": "PASSED",
+        "pyproject.toml::kern/records.py": "PASSED",
+        "pyproject.toml::kern/seal.py": "FAILED",
     }
     assert finding_lines(result) == list(SEAL_FINDINGS)
-    result.stdout.fnmatch_lines(["3 finding(s) in kern/seal.py. *"])
+    result.stdout.fnmatch_lines(["3 finding(s) in kern/seal.py."])
 
 
 def test_unknown_item_mode_is_a_usage_error(lint_project: pytest.Pytester) -> None:
@@ -281,7 +294,7 @@ def test_cache_notices_an_edit(lint_project: pytest.Pytester) -> None:
     clean = lint_project.path / "kern" / "clean.py"
     clean.write_text("import json\nimport os\n", encoding="utf-8")
     result = lint_project.runpytest("-rA", LINT)
-    assert summary(result)["::sealed-trace-lint::clean"] == "FAILED"
+    assert summary(result)["pyproject.toml::clean"] == "FAILED"
 
 
 def test_no_cacheprovider_runs_uncached_and_writes_no_cache(lint_project: pytest.Pytester) -> None:
@@ -296,5 +309,5 @@ def test_no_cacheprovider_runs_uncached_and_writes_no_cache(lint_project: pytest
 
 def test_keyword_selection_deselects_lint_items(lint_project: pytest.Pytester) -> None:
     result = lint_project.runpytest("-rA", LINT, "-k", "clean")
-    assert summary(result) == {"::sealed-trace-lint::clean": "PASSED"}
+    assert summary(result) == {"pyproject.toml::clean": "PASSED"}
     assert result.ret == pytest.ExitCode.OK

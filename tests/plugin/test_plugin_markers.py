@@ -228,7 +228,8 @@ def test_markers_are_listed_by_pytest_markers(pytester: pytest.Pytester) -> None
     assert result.ret == pytest.ExitCode.OK
     result.stdout.fnmatch_lines(
         [
-            "@pytest.mark.sealed_trace_forbid_imports(module, allowed=(), forbidden=()):*",
+            "@pytest.mark.sealed_trace_forbid_imports(module, allowed=(), forbidden=(), "
+            "preset=None):*",
             "@pytest.mark.sealed_trace_forbid_fields(*types, fields='adr-0230'):*",
         ],
         consecutive=False,
@@ -286,7 +287,7 @@ def test_strict_mode_accepts_the_markers(pytester: pytest.Pytester, how: str) ->
         ("sealed_trace_forbid_imports(cleanmod_object, allowed=['json'])",
          "sealed_trace_forbid_imports takes one module name"),
         ("sealed_trace_forbid_imports('cleanmod')",
-         "sealed_trace_forbid_imports needs allowed=... and/or forbidden=..."),
+         "sealed_trace_forbid_imports needs allowed=..., forbidden=... and/or preset=..."),
         ("sealed_trace_forbid_imports('cleanmod', allowed=['json'], allow=['os'])",
          "sealed_trace_forbid_imports: unknown arguments ['allow']"),
         ("sealed_trace_forbid_imports('cleanmod', allowed=5)",
