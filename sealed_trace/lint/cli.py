@@ -85,6 +85,10 @@ def run_lint(args: argparse.Namespace) -> int:
         if not os.path.lexists(path):
             _error(f"{path}: no such file or directory")
             return 2
+        problem = _outside_policy(path, config)
+        if problem:
+            _error(f"{path}: {problem}; nothing there would be checked")
+            return 2
     from sealed_trace.lint.plugins import PluginError
 
     try:
@@ -96,6 +100,8 @@ def run_lint(args: argparse.Namespace) -> int:
     except PluginError as exc:
         _error(f"plugin: {exc}")
         return 2
+    if args.lint_format in ("sarif", "github"):
+        result = _repo_relative(result, config.root)
     report = render(args.lint_format, result, _version())
     if args.lint_output:
         try:
@@ -109,6 +115,43 @@ def run_lint(args: argparse.Namespace) -> int:
     if args.lint_format == "text" and result.findings and not args.lint_output:
         sys.stderr.write(f"{len(result.findings)} finding(s) in {result.checked} file(s)\n")
     return 1 if result.findings and not args.lint_exit_zero else 0
+
+
+def _outside_policy(path: str, config: Any) -> str | None:
+    """Why ``path`` lies outside what the policy checks, or None when it is inside."""
+    from sealed_trace.lint._files import _excluded
+
+    real = os.path.realpath(path)
+    root = os.path.realpath(config.root)
+    if os.path.commonpath([real, root]) != root:
+        return f"outside the project of {config.config_path}"
+    roots = [os.path.realpath(r) for r in config.source_roots]
+    if not any(os.path.commonpath([real, r]) == r or os.path.commonpath([real, r]) == real
+               for r in roots):
+        return f"not under a source root of {config.config_path}"
+    rel = os.path.relpath(real, root).replace(os.sep, "/")
+    if rel != "." and _excluded(rel, config.exclude):
+        return f"excluded by {config.config_path}"
+    return None
+
+
+def _repo_relative(result: Any, root: str) -> Any:
+    """``result`` with paths relative to the enclosing git repository (GitHub's frame of
+    reference for annotations and code scanning), when the policy lives below its top."""
+    import dataclasses
+
+    top = os.path.realpath(root)
+    here = top
+    while not os.path.exists(os.path.join(here, ".git")):
+        parent = os.path.dirname(here)
+        if parent == here:
+            return result
+        here = parent
+    prefix = os.path.relpath(top, here).replace(os.sep, "/")
+    if prefix == ".":
+        return result
+    findings = tuple(dataclasses.replace(f, path=f"{prefix}/{f.path}") for f in result.findings)
+    return dataclasses.replace(result, findings=findings)
 
 
 def _version() -> str:
