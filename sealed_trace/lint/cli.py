@@ -85,9 +85,9 @@ def run_lint(args: argparse.Namespace) -> int:
         if not os.path.lexists(path):
             _error(f"{path}: no such file or directory")
             return 2
-        problem = _outside_policy(path, config)
-        if problem:
-            _error(f"{path}: {problem}; nothing there would be checked")
+        outside = _outside_policy(path, config)
+        if outside:
+            _error(f"{path}: {outside}; nothing there would be checked")
             return 2
     from sealed_trace.lint.plugins import PluginError
 
