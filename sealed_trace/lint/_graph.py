@@ -16,6 +16,7 @@ while parsing, so look-alike Unicode spellings resolve too.
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from sealed_trace.lint.facts import (
     IMPORT_FUNCS,
@@ -30,8 +31,29 @@ from sealed_trace.lint.suppressions import scan_suppressions
 
 __all__ = ["extract_graph_facts"]
 
-_IMPORT_FUNCS = IMPORT_FUNCS
+#: Import functions of this pass: the shared ones plus the resolvers that import their
+#: argument's parents (``find_spec``) or the whole dotted path (``resolve_name``).
+_IMPORT_FUNCS = IMPORT_FUNCS | {"pkgutil.resolve_name", "importlib.util.find_spec"}
 _PLUGIN_FUNCS = PLUGIN_FUNCS
+_ALL_FUNCS = _IMPORT_FUNCS | _PLUGIN_FUNCS | PATH_LOADERS
+#: ``getattr(anything, "import_module")`` and ``x["__import__"]`` are taken for the import
+#: function of that name whatever ``anything`` is (``getattr(getattr, "__self__")`` is the
+#: builtins module): over-approximating, the safe direction.
+_FUNC_BY_NAME = {
+    "__import__": "builtins.__import__",
+    "import_module": "importlib.import_module",
+    "run_module": "runpy.run_module",
+    "resolve_name": "pkgutil.resolve_name",
+    "find_spec": "importlib.util.find_spec",
+}
+#: Modules whose attributes, fetched under a computed name, may be an import function.
+_IMPORT_ROOTS = frozenset({
+    "builtins", "importlib", "importlib.util", "importlib.machinery", "importlib.metadata",
+    "pkgutil", "runpy", "imp", "zipimport",
+})
+_TYPING = ("typing", "typing_extensions")
+_BUILTINS = frozenset({"__import__", "getattr", "vars"})
+_Guard = tuple[ast.expr, ...]
 
 
 def _literal(node: ast.expr | None) -> str | None:
@@ -54,10 +76,61 @@ def _arg(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
     return positional[index] if index < len(positional) else None
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    if isinstance(test, ast.Name):
-        return test.id == "TYPE_CHECKING"
-    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+class _TypeChecking:
+    """Which ``if`` tests are ``typing.TYPE_CHECKING`` (false at run time, so what they guard
+    may be ignored by policy). Only the constant imported from ``typing`` or
+    ``typing_extensions`` counts, and only in a module that never binds that name otherwise nor
+    assigns any ``.TYPE_CHECKING`` attribute: a spoofed guard runs at import time."""
+
+    def __init__(self, tree: ast.Module, text: str) -> None:
+        self.names: set[str] = set()
+        self.modules: set[str] = set()
+        if "TYPE_CHECKING" not in text:
+            return
+        stored: set[str] = set()
+        spoofed = False
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    bound = alias.asname or alias.name
+                    if (node.module in _TYPING and not node.level
+                            and alias.name == "TYPE_CHECKING"):
+                        self.names.add(bound)
+                    else:
+                        stored.add(bound)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in _TYPING:
+                        self.modules.add(alias.asname or alias.name)
+                    else:
+                        stored.add(alias.asname or alias.name.partition(".")[0])
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                stored.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                stored.add(node.name)
+            elif isinstance(node, ast.arg):
+                stored.add(node.arg)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                stored.add(node.name)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                stored.update(node.names)
+            elif (isinstance(node, ast.Attribute) and node.attr == "TYPE_CHECKING"
+                  and not isinstance(node.ctx, ast.Load)):
+                spoofed = True
+            elif isinstance(node, ast.Call) and any(
+                    isinstance(a, ast.Constant) and a.value == "TYPE_CHECKING" for a in node.args):
+                spoofed = True  # setattr(typing, "TYPE_CHECKING", True) and the like
+        if spoofed:
+            self.names.clear()
+            self.modules.clear()
+        self.names -= stored
+        self.modules -= stored
+
+    def test(self, test: ast.expr) -> bool:
+        if isinstance(test, ast.Name):
+            return test.id in self.names
+        return (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+                and isinstance(test.value, ast.Name) and test.value.id in self.modules)
 
 
 class _Visitor:
@@ -71,6 +144,13 @@ class _Visitor:
         self.imports: list[ImportFact] = []
         self.refs: list[RefFact] = []
         self.dynamics: list[DynamicFact] = []
+        #: simple aliases ``name = expr`` (assignments, walrus, parameter defaults), resolved
+        #: after the walk, at any depth (scopes are ignored: over-approximation)
+        self.aliases: list[tuple[str, ast.expr]] = []
+        #: ``__all__``: names of its literal assignments, and how many uses are not those
+        self.all_names: list[str] = []
+        self.all_literal = 0
+        self.all_uses = 0
 
     # -- helpers -------------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[int, int]:
@@ -91,19 +171,40 @@ class _Visitor:
         base = parts[: len(parts) - (level - 1)]
         return ".".join([*base, name]) if name else ".".join(base)
 
-    def resolve(self, node: ast.expr) -> set[str]:
+    def resolve(self, node: ast.expr, depth: int = 0) -> set[str]:
+        if depth > 50:
+            return set()
         if isinstance(node, ast.Name):
             bound = self.bindings.get(node.id)
             if bound:
                 return set(bound)
-            return {f"builtins.{node.id}"} if node.id in ("__import__", "getattr") else set()
+            if node.id == "__builtins__":
+                return {"builtins"}
+            return {f"builtins.{node.id}"} if node.id in _BUILTINS else set()
         if isinstance(node, ast.Attribute):
-            return {f"{b}.{node.attr}" for b in self.resolve(node.value)}
-        if isinstance(node, ast.Call) and "builtins.getattr" in self.resolve(node.func):
-            text = _literal(_arg(node, 1, "name"))
+            if node.attr == "__dict__":
+                return self.resolve(node.value, depth + 1)
+            return {f"{b}.{node.attr}" for b in self.resolve(node.value, depth + 1)}
+        if isinstance(node, ast.Subscript):  # __builtins__["__import__"], vars(m)["name"]
+            text = _literal(node.slice)
+            if text is None:
+                return set()
+            out = {f"{b}.{text}" for b in self.resolve(node.value, depth + 1)}
+            if text in _FUNC_BY_NAME:
+                out.add(_FUNC_BY_NAME[text])
+            return out
+        if isinstance(node, ast.Call):
+            callee = self.resolve(node.func, depth + 1)
             obj = _arg(node, 0, "o")
-            if text is not None and obj is not None:
-                return {f"{b}.{text}" for b in self.resolve(obj)}
+            if "builtins.vars" in callee and obj is not None:
+                return self.resolve(obj, depth + 1)
+            if "builtins.getattr" in callee:
+                text = _literal(_arg(node, 1, "name"))
+                if text is not None and obj is not None:
+                    out = {f"{b}.{text}" for b in self.resolve(obj, depth + 1)}
+                    if text in _FUNC_BY_NAME:
+                        out.add(_FUNC_BY_NAME[text])
+                    return out
         return set()
 
     # -- one pass over the tree, resolution deferred until every import is bound ----------
@@ -112,10 +213,15 @@ class _Visitor:
         refs: list[tuple[ast.expr, int, int, bool]] = []
         calls: list[tuple[ast.Call, bool]] = []
         stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+        guard = _TypeChecking(tree, "\n".join(self.lines))
         while stack:
             node, tc = stack.pop()
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                self._assignment(node)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                self._defaults(node.args)
             if isinstance(node, ast.If):
-                inside = tc or _is_type_checking(node.test)
+                inside = tc or guard.test(node.test)
                 stack.extend((child, tc) for child in node.orelse)
                 stack.extend((child, inside) for child in node.body)
                 stack.append((node.test, tc))
@@ -130,6 +236,8 @@ class _Visitor:
                 inner: ast.expr = node
                 while isinstance(inner, ast.Attribute):
                     inner = inner.value
+                if isinstance(inner, ast.Name) and inner.id == "__all__":
+                    self.all_uses += 1
                 if not isinstance(inner, ast.Name):
                     stack.append((inner, tc))
                 elif isinstance(node.ctx, ast.Load):
@@ -139,6 +247,7 @@ class _Visitor:
             if isinstance(node, ast.Call):
                 calls.append((node, tc))
             stack.extend((child, tc) for child in ast.iter_child_nodes(node))
+        self._bind_aliases()
         tc_only = self.tc_bound - self.rt_bound
         for expr, line, col, tc in refs:
             root = expr
@@ -150,6 +259,69 @@ class _Visitor:
                 self.refs.append(RefFact(line, col, q, False, "", tc_ref))
         for call, tc in calls:
             self._call(call, tc)
+
+    def _assignment(
+        self, node: ast.Assign | ast.AnnAssign | ast.AugAssign | ast.NamedExpr
+    ) -> None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        value = node.value
+        if value is None:
+            return
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id == "__all__":
+                items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else None
+                names = [_literal(e) for e in items] if items is not None else [None]
+                if all(n is not None for n in names):
+                    self.all_literal += 1  # the target itself, counted as a use by the walk
+                    self.all_names.extend(n for n in names if n is not None)
+            if isinstance(node, ast.AugAssign):
+                continue
+            if isinstance(target, ast.Name):
+                self.aliases.append((target.id, value))
+            elif (isinstance(target, (ast.Tuple, ast.List))
+                  and isinstance(value, (ast.Tuple, ast.List))
+                  and len(target.elts) == len(value.elts)):
+                for t, v in zip(target.elts, value.elts, strict=True):
+                    if isinstance(t, ast.Name):
+                        self.aliases.append((t.id, v))
+
+    def _defaults(self, args: ast.arguments) -> None:
+        positional = [*args.posonlyargs, *args.args]
+        with_default = positional[len(positional) - len(args.defaults):]
+        for arg, default in zip(with_default, args.defaults, strict=True):
+            self.aliases.append((arg.arg, default))
+        for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+            if kw_default is not None:
+                self.aliases.append((arg.arg, kw_default))
+
+    def _bind_aliases(self) -> None:
+        """Bind each alias to what its value resolves to, propagating along chains of aliases
+        (a worklist: each binding only grows, so this ends)."""
+        dependents: dict[str, list[tuple[str, ast.expr]]] = {}
+        work: list[tuple[str, ast.expr]] = []
+        for name, value in self.aliases:
+            root: ast.expr = value
+            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if isinstance(root, ast.Name):
+                dependents.setdefault(root.id, []).append((name, value))
+                work.append((name, value))
+        # getattr(x, ...) / vars(x): the value depends on the first argument's root too
+        for name, value in self.aliases:
+            if isinstance(value, ast.Call):
+                obj = _arg(value, 0, "o")
+                while isinstance(obj, (ast.Attribute, ast.Subscript, ast.Call)):
+                    obj = obj.func if isinstance(obj, ast.Call) else obj.value
+                if isinstance(obj, ast.Name):
+                    dependents.setdefault(obj.id, []).append((name, value))
+        while work:
+            name, value = work.pop()
+            resolved = self.resolve(value)
+            bound = self.bindings.setdefault(name, set())
+            if not resolved <= bound:
+                bound |= resolved
+                self.rt_bound.add(name)
+                work.extend(dependents.get(name, ()))
 
     def _import(self, node: ast.Import, tc: bool) -> None:
         for alias in node.names:
@@ -168,6 +340,14 @@ class _Visitor:
         module = self.absolute(node.level, node.module or "")
         spelled = "." * node.level + (node.module or "")
         for alias in node.names:
+            if (alias.asname or alias.name) == "__all__":
+                self.all_uses += 1
+            if module and alias.name == "*":  # ``from importlib import *`` binds import_module
+                for func in _ALL_FUNCS:
+                    owner, _, last = func.rpartition(".")
+                    if owner == module:
+                        self.bindings.setdefault(last, set()).add(func)
+                        (self.tc_bound if tc else self.rt_bound).add(last)
             if module and alias.name != "*":
                 name = alias.asname or alias.name
                 self.bindings.setdefault(name, set()).add(f"{module}.{alias.name}")
@@ -178,7 +358,11 @@ class _Visitor:
 
     def _call(self, node: ast.Call, tc: bool) -> None:
         callee = self.resolve(node.func)
-        if not callee & (_IMPORT_FUNCS | _PLUGIN_FUNCS | PATH_LOADERS):
+        computed = self._computed_root(node, callee)
+        if computed is not None:
+            line, col = self.pos(node)
+            self.dynamics.append(DynamicFact(line, col, "computed-import", computed))
+        if not callee & _ALL_FUNCS:
             return
         line, col = self.pos(node)
         if callee & _IMPORT_FUNCS:
@@ -191,8 +375,27 @@ class _Visitor:
                 DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
             )
 
+    def _computed_root(self, node: ast.Call, callee: set[str]) -> str | None:
+        """``getattr(importlib, name)`` / ``__builtins__[name](...)``: an attribute of an
+        import-capable module fetched under a computed name may be an import function."""
+        if "builtins.getattr" in callee:
+            obj = _arg(node, 0, "o")
+            attr = _arg(node, 1, "name")
+            if obj is not None and attr is not None and _literal(attr) is None:
+                roots = self.resolve(obj) & _IMPORT_ROOTS
+                if roots:
+                    return f"getattr({sorted(roots)[0]}, ...)"
+        func = node.func
+        if isinstance(func, ast.Subscript) and _literal(func.slice) is None:
+            roots = self.resolve(func.value) & _IMPORT_ROOTS
+            if roots:
+                return f"{sorted(roots)[0]}[...]"
+        return None
+
     def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int, tc: bool) -> None:
         text = _literal(_arg(node, 0, "mod_name" if func == "runpy.run_module" else "name"))
+        if text is not None and func == "pkgutil.resolve_name":
+            text = text.partition(":")[0]  # "pkg.mod:attr" imports pkg.mod
         if text is None or not text.strip("."):
             self.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
@@ -241,9 +444,15 @@ def extract_graph_facts(text: str, module: str | None, is_package: bool) -> File
     except RecursionError:
         return FileFacts(error=("ST001", 1, 1, "cannot analyse: nesting too deep"),
                          suppressions=suppressions)
+    extra: dict[str, Any] = {}
+    if visitor.all_uses:
+        # literal: the names it lists; otherwise None (a star import takes every submodule)
+        extra["all"] = (sorted(set(visitor.all_names))
+                        if visitor.all_uses == visitor.all_literal else None)
     return FileFacts(
         imports=tuple(visitor.imports),
         refs=tuple(dict.fromkeys(visitor.refs)),
         dynamics=tuple(visitor.dynamics),
         suppressions=suppressions,
+        extra=extra,
     )
