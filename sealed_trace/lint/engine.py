@@ -48,11 +48,29 @@ if TYPE_CHECKING:
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
 #: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
 CACHE_FILE = "lint-v1.json"
 _MARKER = MARKER.encode()
 _RELATIVE = re.compile(rb"\bfrom[ \t\f\\\r\n]*\.")
+#: A star import (``from P import *``) may import every submodule named in P's ``__all__``.
+_STAR = re.compile(rb"\bimport[ \t\f\\\r\n(]*\*")
+#: Modules whose mere mention makes a file parsed: their attributes are import functions that a
+#: string can name (``getattr(importlib, "import_\x6dodule")``); ``imp`` is a whole word.
+_ROOT_WORDS = (b"importlib", b"builtins", b"pkgutil", b"runpy", b"zipimport", b"resolve_name",
+               b"find_spec")
+_IMP = re.compile(rb"(?<![A-Za-z0-9_])imp(?![A-Za-z0-9_])")
+#: Names through which a string literal reaches an attribute of an unnamed object
+#: (``getattr(getattr(getattr, "__self__"), "__import__")``, ``x.__dict__["..."]``).
+_LOOKUP_WORDS = (b"getattr", b"__dict__", b"__globals__", b"vars")
+#: A string literal spelling a name through an escape that yields letters, digits or dots, or a
+#: backslash-newline inside it, or two adjacent literals (implicit concatenation, also across
+#: lines and comments inside brackets).
+_SPELLED = re.compile(
+    rb"\\(?:[xuUN0-7]|\r\n|\r|\n)"
+    rb"|[\"'](?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|#[^\r\n]*)+[rRuUbBfF]{0,2}[\"']"
+    rb"|[A-Za-z0-9_.][\"']+[rRuUbBfF]{0,2}[\"']+[A-Za-z0-9_.]"
+)
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _UTF8 = frozenset({"utf-8", "utf_8", "utf8", "utf-8-sig", "ascii", "us-ascii"})
 #: A batch is parsed in worker processes from this weight on: a file for the import-graph pass
@@ -157,6 +175,17 @@ def _has_word(scan: bytes, word: bytes, package: bool = False) -> bool:
             else rb"(?![A-Za-z0-9_])")
     pattern = rb"(?<![A-Za-z0-9_])" + re.escape(word) + tail
     return re.search(pattern, scan) is not None
+
+
+def _may_import_dynamically(scan: bytes) -> bool:
+    """Whether the file may call an import function (the prefilter's dynamic half): it names
+    one, or a module that holds some, or looks a name up with a string literal that is spelled
+    through escapes or implicit concatenation (which the parser folds into one constant)."""
+    if any(w in scan for w in DYNAMIC_WORDS) or any(w in scan for w in _ROOT_WORDS):
+        return True
+    if b"imp" in scan and _IMP.search(scan):
+        return True
+    return any(w in scan for w in _LOOKUP_WORDS) and _SPELLED.search(scan) is not None
 
 
 _Job = tuple[str, str, str | None, bool, bool]
@@ -522,8 +551,45 @@ class _Run:
             item = self.by_path[path]
             facts = self.facts[path]
             own = item.file.module or ""
-            self._edges[path] = _edges(facts, own, self.modules) if facts.error is None else []
+            edges = _edges(facts, own, self.modules) if facts.error is None else []
+            for fact in facts.imports if facts.error is None else ():
+                if fact.name == "*":
+                    edges.extend((target, fact.line, fact.column, fact.text, fact.type_checking)
+                                 for target in self._star_targets(fact.module) if target != own)
+            self._edges[path] = edges
         return self._edges[path]
+
+    def _star_targets(self, package: str) -> list[str]:
+        """Submodules that ``from package import *`` imports: those named in the package's
+        literal ``__all__``; every direct submodule when ``__all__`` is not literal."""
+        if package not in self.packages:
+            return []
+        facts = self.facts.get(self.modules[package])
+        if facts is None or facts.error is not None or "all" not in facts.extra:
+            return []
+        names = facts.extra["all"]
+        if names is None:
+            return sorted(m for m in self.modules if m.rpartition(".")[0] == package)
+        return [f"{package}.{n}" for n in names if f"{package}.{n}" in self.modules]
+
+    def _parse_star_sources(self) -> None:
+        """Parse every first-party package that a parsed file star-imports (its ``__all__``
+        decides the edges), until no new one appears."""
+        done: set[str] = set()
+        while True:
+            need: list[_Loaded] = []
+            for path, facts in list(self.facts.items()):
+                if path in done:
+                    continue
+                done.add(path)
+                for fact in facts.imports:
+                    if fact.name == "*" and fact.module in self.packages:
+                        source = self.by_path[self.modules[fact.module]]
+                        if source.file.relpath not in self.facts:
+                            need.append(source)
+            if not need:
+                return
+            self._parse(need)
 
     def _reach(self, b: Boundary) -> dict[str, str | None]:
         """Modules reaching ``b``'s sealed module: ``{module: next hop (None for sealed)}``."""
@@ -553,7 +619,9 @@ class _Run:
         if module is not None:
             if any(b.seals(module) for b in self.config.boundaries):
                 return True
-            if any(w in item.scan for w in DYNAMIC_WORDS):
+            if _may_import_dynamically(item.scan):
+                return True
+            if b"*" in item.scan and _STAR.search(item.scan):
                 return True
         return self._is_selected(item.file.relpath) and _MARKER in item.scan
 
@@ -571,6 +639,7 @@ class _Run:
         """The fixpoint of step 2 (sealed modules themselves never extend ``R``)."""
         checked_packages: set[str] = set()
         while True:
+            self._parse_star_sources()
             words: set[tuple[bytes, bool]] = set()
             packages: set[str] = set()
             for b in self.config.boundaries:

@@ -126,7 +126,9 @@ class SuppressionFact:
 class FileFacts:
     """Everything the rules need from one file. ``error`` is ``(code, line, column, message)``
     when the file could not be analysed (ST001/ST002); ``parsed`` is False for files only
-    scanned for suppression comments."""
+    scanned for suppression comments; ``extra`` holds pass-specific JSON-safe facts (the import
+    graph pass records a package's ``__all__`` there: a list of names, or None when it is not
+    literal)."""
 
     imports: tuple[ImportFact, ...] = ()
     refs: tuple[RefFact, ...] = ()
@@ -149,6 +151,7 @@ class FileFacts:
             ],
             "error": list(self.error) if self.error else None,
             "parsed": self.parsed,
+            "extra": self.extra,
         }
 
     @classmethod
@@ -165,4 +168,5 @@ class FileFacts:
             ),
             error=(str(err[0]), int(err[1]), int(err[2]), str(err[3])) if err else None,
             parsed=bool(data["parsed"]),
+            extra=dict(data.get("extra") or {}),
         )
