@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sealed_trace.lint.catalog import lookup_rule
 
-__all__ = ["Finding", "sort_findings"]
+__all__ = ["Finding", "finding_ids", "occurrence_fingerprints", "sort_findings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +73,36 @@ class Finding:
             anchor=str(data.get("anchor", "")),
             boundary=str(data.get("boundary", "")),
         )
+
+
+def occurrence_fingerprints(findings: list[Finding] | tuple[Finding, ...]) -> list[str]:
+    """Per finding, its fingerprint made unique within the report: the n-th finding (in the
+    given, sorted, order) with the same path, code, boundary and anchor gets occurrence index
+    n folded in (the first keeps :meth:`Finding.fingerprint`). Moving code up or down keeps
+    the order, so the fingerprints survive line moves; two ``open(...)`` calls in one file no
+    longer collide."""
+    seen: dict[str, int] = {}
+    out: list[str] = []
+    for finding in findings:
+        base = finding.fingerprint()
+        index = seen.get(base, 0)
+        seen[base] = index + 1
+        if index == 0:
+            out.append(base)
+        else:
+            text = f"{base}:{index}"
+            out.append(hashlib.sha256(text.encode("ascii")).hexdigest()[:32])
+    return out
+
+
+def finding_ids(findings: list[Finding] | tuple[Finding, ...]) -> list[str]:
+    """Per finding, a 16-hex id unique within the report and stable across runs: the
+    occurrence fingerprint plus the position."""
+    out = []
+    for finding, fingerprint in zip(findings, occurrence_fingerprints(findings), strict=True):
+        text = f"{fingerprint}:{finding.line}:{finding.column}"
+        out.append(hashlib.sha256(text.encode("ascii")).hexdigest()[:16])
+    return out
 
 
 def sort_findings(findings: list[Finding] | tuple[Finding, ...]) -> list[Finding]:

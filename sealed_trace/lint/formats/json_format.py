@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from sealed_trace.lint.engine import LintResult
+from sealed_trace.lint.findings import finding_ids, occurrence_fingerprints
 
 __all__ = ["SCHEMA_VERSION", "render"]
 
@@ -18,14 +19,16 @@ SCHEMA_VERSION = "sealed_trace.lint.v1"
 
 def render(result: LintResult, tool_version: str) -> str:
     """Return the JSON document."""
+    ids = finding_ids(result.findings)
+    prints = occurrence_fingerprints(result.findings)
     document = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "sealed-trace", "version": tool_version},
         "summary": {"findings": len(result.findings), "files_checked": result.checked},
         "findings": [
             {
-                "id": f.finding_id(),
-                "fingerprint": f.fingerprint(),
+                "id": ident,
+                "fingerprint": fingerprint,
                 "path": f.path,
                 "line": f.line,
                 "column": f.column,
@@ -34,7 +37,7 @@ def render(result: LintResult, tool_version: str) -> str:
                 "message": f.message,
                 "boundary": f.boundary,
             }
-            for f in result.findings
+            for f, ident, fingerprint in zip(result.findings, ids, prints, strict=True)
         ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

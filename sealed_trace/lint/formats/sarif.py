@@ -2,8 +2,9 @@
 
 Every rule that ran is declared in ``tool.driver.rules`` (with ``ruleIndex`` on each result),
 locations are repo-relative URIs against ``%SRCROOT%``, columns count Unicode code points, and
-``partialFingerprints["sealedTrace/v1"]`` is the line-independent fingerprint, so an alert
-survives code moving up or down.
+``partialFingerprints["sealedTrace/v1"]`` is the line-independent fingerprint with an
+occurrence index (two findings with the same anchor in one file differ), so an alert survives
+code moving up or down.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from urllib.parse import quote
 
 from sealed_trace.lint.catalog import RULES, RuleInfo
 from sealed_trace.lint.engine import LintResult
+from sealed_trace.lint.findings import occurrence_fingerprints
 
 __all__ = ["SARIF_SCHEMA", "render"]
 
@@ -37,7 +39,8 @@ def render(result: LintResult, tool_version: str) -> str:
     infos = [RULES.get(code) or RuleInfo(code, code.lower(), code, code) for code in codes]
     index = {info.code: i for i, info in enumerate(infos)}
     results = []
-    for f in result.findings:
+    prints = occurrence_fingerprints(result.findings)
+    for f, fingerprint in zip(result.findings, prints, strict=True):
         if f.path.startswith("/"):  # a file outside the project root, named explicitly
             artifact: dict[str, str] = {"uri": "file://" + quote(f.path)}
         else:
@@ -53,7 +56,7 @@ def render(result: LintResult, tool_version: str) -> str:
                     "region": {"startLine": f.line, "startColumn": f.column},
                 }
             }],
-            "partialFingerprints": {"sealedTrace/v1": f.fingerprint()},
+            "partialFingerprints": {"sealedTrace/v1": fingerprint},
         })
     log = {
         "$schema": SARIF_SCHEMA,
