@@ -9,9 +9,14 @@ Pipeline (issue 3 §5-§6; ADR-0230 §5, §7.3, §15):
    the set ``R`` of first-party modules that reach the sealed module, starting from the sealed
    module itself: any import of a module ``m`` (absolute, ``from``, relative, dotted attribute,
    or literal dynamic import) names ``m``'s last component as a whole identifier, or is a
-   relative import of an ancestor package (``from .``), or goes through ``__import__``/
-   ``import_module``/``entry_points``. So a file in which none of those spellings occurs cannot
-   import anything in ``R`` and is not parsed. Non-ASCII files are NFKC-normalised before the
+   relative import of an ancestor package (``from .``), or is a star import (which may import
+   the submodules in a package's ``__all__``), or goes through an import function: one named
+   outright (``__import__``, ``import_module``, ...), an import-capable module named
+   (``importlib``, ``builtins``, ``pkgutil``, ``runpy``, ...), or a lookup (``getattr``,
+   ``vars``, ``__dict__``) with a literal spelled through escapes or implicit concatenation,
+   which is how a string can name one without its bytes (:func:`_may_import_dynamically`). So
+   a file in which none of those spellings occurs cannot import anything in ``R`` and is not
+   parsed. Non-ASCII files are NFKC-normalised before the
    search (Python normalises identifiers), files with a non-UTF-8 coding cookie are decoded
    first. Parsed files contribute their exact edges; ``R`` grows until nothing new is found.
 3. **Parse** candidates with libcst (``_extract``), in parallel over the cores when worth it;
