@@ -9,20 +9,28 @@ docstrings are never mistaken for code. The scanned code is never imported or ex
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import io
+import sys
+import threading
 import tokenize
 import unicodedata
+from collections.abc import Callable
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import (
     Assignment,
+    BuiltinAssignment,
+    ClassScope,
+    GlobalScope,
     MetadataWrapper,
     PositionProvider,
     QualifiedName,
     QualifiedNameProvider,
     QualifiedNameSource,
+    Scope,
     ScopeProvider,
 )
 
@@ -35,6 +43,7 @@ from sealed_trace.lint.facts import (
     FileFacts,
     ImportFact,
     RefFact,
+    SuppressionFact,
 )
 from sealed_trace.lint.suppressions import scan_suppressions
 
@@ -69,6 +78,41 @@ _CALL_RECORDS = {
 }
 _PROPERTY = frozenset({"builtins.property", "functools.cached_property"})
 _RESOLVED = (QualifiedNameSource.IMPORT, QualifiedNameSource.BUILTIN)
+#: Globals the interpreter gives every module; a load of one that the module never binds is
+#: reported as ``builtins.<name>`` (``__builtins__["open"]``, ``__spec__.loader.get_data``).
+_IMPLICIT_GLOBALS = frozenset({"__builtins__", "__file__", "__cached__", "__loader__", "__spec__"})
+#: Names a module-scope or class-scope load can fall through to (builtins and implicit globals).
+_BUILTIN_NAMES = frozenset(dir(builtins)) | _IMPLICIT_GLOBALS
+#: Attributes that reach interpreter internals from any object (frames, code, globals).
+_FRAME_ATTRIBUTES = frozenset({
+    "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "f_globals",
+    "f_builtins", "f_locals", "f_back", "f_code", "tb_frame", "tb_next",
+})
+_SETATTR = frozenset({"builtins.setattr", "builtins.object.__setattr__"})
+#: Keyword arguments of the record call forms that are options, not fields.
+_RECORD_OPTIONS = frozenset({
+    "typename", "fields", "field_names", "total", "rename", "defaults", "module",
+    "bases", "namespace", "init", "repr", "eq", "order", "unsafe_hash", "frozen",
+    "slots", "kw_only", "match_args", "weakref_slot", "cls_name", "attrs",
+})
+
+
+def _escape_attribute(name: str) -> bool:
+    """True for a dunder attribute or a frame/code attribute (reported on any object)."""
+    return (len(name) > 4 and name.startswith("__") and name.endswith("__")) or (
+        name in _FRAME_ATTRIBUTES
+    )
+
+
+def _names_in_target(node: cst.BaseExpression) -> list[cst.Name]:
+    """The plain names an assignment target binds (through tuples, lists and starred)."""
+    if isinstance(node, cst.Name):
+        return [node]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _names_in_target(e.value)]
+    if isinstance(node, cst.StarredElement):
+        return _names_in_target(node.value)
+    return []
 
 
 def _literal(node: cst.BaseExpression) -> str | None:
@@ -100,6 +144,38 @@ def _arg(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
     return None
 
 
+class _Unbinds(cst.CSTVisitor):
+    """Names a module could unbind or rebind out of order: ``del n``, ``del x.n``,
+    ``global n``, ``delattr(x, "n")``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def _target(self, node: cst.BaseExpression) -> None:
+        if isinstance(node, cst.Name):
+            self.names.add(node.value)
+        elif isinstance(node, cst.Attribute):
+            self.names.add(node.attr.value)
+        elif isinstance(node, (cst.Tuple, cst.List)):
+            for element in node.elements:
+                self._target(element.value)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._target(node.target)
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self.names.update(item.name.value for item in node.names)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = get_full_name_for_node(node.func) or ""
+        if func.rpartition(".")[2] in ("delattr", "__delattr__"):
+            for a in node.args:
+                text = _literal(a.value)
+                if text is not None:
+                    self.names.add(text)
+
+
 class _Collector(cst.CSTVisitor):
     METADATA_DEPENDENCIES = (PositionProvider, QualifiedNameProvider, ScopeProvider)
 
@@ -121,6 +197,10 @@ class _Collector(cst.CSTVisitor):
         self._tc_bound: set[str] = set()
         self._rt_bound: set[str] = set()
         self._import_refs: list[tuple[int, str]] = []
+        self._rebound: set[str] = set()
+        self._tc_tampered = False
+        self._methods: dict[int, tuple[str, str]] = {}
+        self._method_stack: list[tuple[str, str]] = []
 
     # -- helpers ---------------------------------------------------------------------------
     def _pos(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -133,14 +213,28 @@ class _Collector(cst.CSTVisitor):
         )
         return {q.name for q in found if q.source in _RESOLVED}
 
+    def _chain(self, node: cst.Name | cst.Attribute) -> set[str]:
+        """Qualified names of a dotted chain. libcst names a chain on a builtin by the builtin
+        alone (``object.__getattribute__`` is ``builtins.object``): extend it attribute by
+        attribute."""
+        found: set[QualifiedName] = self.get_metadata(
+            QualifiedNameProvider, node, set()  # type: ignore[arg-type]
+        )
+        if isinstance(node, cst.Attribute) and any(
+                q.source is QualifiedNameSource.BUILTIN for q in found):
+            base = node.value
+            if isinstance(base, (cst.Name, cst.Attribute)):
+                return {f"{b}.{node.attr.value}" for b in self._chain(base)}
+        return {q.name for q in found if q.source in _RESOLVED}
+
     def _resolve(self, node: cst.BaseExpression) -> set[str]:
         """Qualified names an expression refers to: imports, builtins, getattr, aliases."""
         if isinstance(node, (cst.Name, cst.Attribute)):
-            names = self._qnames(node) if _dotted(node) else set()
+            names = self._chain(node) if _dotted(node) else set()
             if names:
                 return names
             if isinstance(node, cst.Name):
-                return self._alias_names(node)
+                return self._alias_names(node) | self._fallback(node)
             base = self._resolve(node.value)
             return {f"{b}.{node.attr.value}" for b in base}
         if isinstance(node, cst.Call) and "builtins.getattr" in self._qnames(node.func):
@@ -149,6 +243,28 @@ class _Collector(cst.CSTVisitor):
                 text = _literal(attr)
                 if text is not None:
                     return {f"{b}.{text}" for b in self._resolve(obj)}
+        return set()
+
+    def _fallback(self, node: cst.Name) -> set[str]:
+        """``builtins.<name>`` for a load that can still reach the builtin (or implicit module
+        global) although the module binds the name: a module-scope binding that is conditional,
+        undone, repeated or used before it runs, or a class-scope binding (a class body falls
+        through to builtins). Also for an implicit global the module never binds
+        (``__builtins__``, ``__file__``)."""
+        name = node.value
+        if name not in _BUILTIN_NAMES:
+            return set()
+        scope = self.get_metadata(ScopeProvider, node, None)
+        if scope is None or not any(access.node is node for access in scope.accesses[name]):
+            return set()  # not a load (a def, class or target name)
+        assignments = [a for a in scope[name] if isinstance(a, Assignment)]
+        if not assignments:
+            return {f"builtins.{name}"} if name in _IMPLICIT_GLOBALS else set()
+        for a in assignments:
+            if isinstance(a.scope, ClassScope) or (
+                isinstance(a.scope, GlobalScope) and name in self._rebound
+            ):
+                return {f"builtins.{name}"}
         return set()
 
     def _alias_names(self, node: cst.Name) -> set[str]:
@@ -183,6 +299,78 @@ class _Collector(cst.CSTVisitor):
             return ""
         return ".".join([*base, name]) if name else ".".join(base)
 
+    # -- module-scope bindings of builtin names --------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        scope = self.get_metadata(ScopeProvider, node, None)
+        if not isinstance(scope, GlobalScope):
+            return
+        unbinds = _Unbinds()
+        node.visit(unbinds)
+        top: dict[int, cst.CSTNode] = {}
+        for statement in node.body:
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                top[id(statement)] = statement
+            elif isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        top[id(small)] = statement
+                    elif isinstance(small, cst.Assign):
+                        for target in small.targets:
+                            for name in _names_in_target(target.target):
+                                top[id(name)] = statement
+                    elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                        for name in _names_in_target(small.target):
+                            top[id(name)] = statement
+        by_name: dict[str, list[Assignment]] = {}
+        for a in scope.assignments:
+            if not isinstance(a, Assignment):
+                continue
+            if a.name in _BUILTIN_NAMES:
+                by_name.setdefault(a.name, []).append(a)
+            if a.name == "TYPE_CHECKING" and not isinstance(a.node, (cst.Import, cst.ImportFrom)):
+                self._tamper(a.node)
+        scopes = list({id(v): v for v in self.metadata[ScopeProvider].values()
+                       if isinstance(v, Scope)}.values()) if by_name else []
+        for builtin, assignments in sorted(by_name.items()):
+            if self._safe_rebinding(builtin, assignments, top, unbinds.names, scopes):
+                continue
+            self._rebound.add(builtin)
+            for a in assignments:
+                bound: cst.CSTNode = a.node
+                if isinstance(bound, (cst.FunctionDef, cst.ClassDef)):
+                    bound = bound.name
+                line, col = self._pos(bound)
+                self.dynamics.append(DynamicFact(line, col, "rebind", f"builtins.{builtin}"))
+
+    def _safe_rebinding(self, name: str, assignments: list[Assignment],
+                        top: dict[int, cst.CSTNode], unbound: set[str],
+                        scopes: list[Scope]) -> bool:
+        """A module-scope binding of a builtin name hides the builtin everywhere only when it
+        is the name's single binding, an unconditional top-level statement, never undone
+        (``del``, ``global``, ``delattr``), and every load of the name comes after it."""
+        if len(assignments) != 1 or name in unbound:
+            return False
+        statement = top.get(id(assignments[0].node))
+        if statement is None:
+            return False
+        end = self.get_metadata(PositionProvider, statement).end
+        binding = assignments[0]
+        for scope in scopes:
+            for access in scope.accesses[name]:
+                if not any(r is binding or isinstance(r, BuiltinAssignment)
+                           for r in access.referents):
+                    continue  # a load of a nearer binding (a parameter, a local)
+                start = self.get_metadata(PositionProvider, access.node).start
+                if (start.line, start.column) <= (end.line, end.column):
+                    return False
+        return True
+
+    def _tamper(self, node: cst.CSTNode) -> None:
+        """Record a write to ``TYPE_CHECKING``: no block of this file is type-checking-only."""
+        self._tc_tampered = True
+        line, col = self._pos(node)
+        self.dynamics.append(DynamicFact(line, col, "type-checking-write", "typing.TYPE_CHECKING"))
+
     # -- type checking blocks ----------------------------------------------------------------
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self._tc_blocks:
@@ -195,8 +383,15 @@ class _Collector(cst.CSTVisitor):
             self._tc_depth -= 1
 
     def visit_If(self, node: cst.If) -> None:
-        if self._qnames(node.test) & _TYPE_CHECKING:
-            self._tc_blocks.add(id(node.body))
+        if not self._qnames(node.test) & _TYPE_CHECKING:
+            return
+        if isinstance(node.test, cst.Name):
+            scope = self.get_metadata(ScopeProvider, node.test, None)
+            bindings = scope[node.test.value] if scope is not None else set()
+            if any(not isinstance(a, Assignment) or not isinstance(
+                    a.node, (cst.Import, cst.ImportFrom)) for a in bindings):
+                return  # a locally assigned name is not the type checker's constant
+        self._tc_blocks.add(id(node.body))
 
     # -- imports -------------------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
@@ -240,8 +435,17 @@ class _Collector(cst.CSTVisitor):
     # -- references ------------------------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._inner.add(id(node.value))
-        if id(node) not in self._inner:
+        inner = id(node) in self._inner
+        if not inner:
             self._reference(node)
+        attr = node.attr.value
+        if _escape_attribute(attr):
+            names = self._resolve(node)
+            if inner or not names:
+                line, col = self._pos(node)
+                for q in sorted(names or {f"<object>.{attr}"}):
+                    self.refs.append(RefFact(line, col, q, id(node) in self._callees, "",
+                                             self._tc_depth > 0))
 
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) not in self._inner:
@@ -249,7 +453,7 @@ class _Collector(cst.CSTVisitor):
 
     def _reference(self, node: cst.Name | cst.Attribute) -> None:
         call = id(node) in self._callees
-        names = self._qnames(node) if _dotted(node) else set()
+        names = self._chain(node) if _dotted(node) else set()
         line, col = self._pos(node)
         tc = self._tc_depth > 0
         if names:
@@ -261,6 +465,9 @@ class _Collector(cst.CSTVisitor):
                     self._import_refs.append((len(self.refs), root.value))
                 self.refs.append(RefFact(line, col, q, call, "", tc))
         elif isinstance(node, cst.Name):
+            for q in sorted(self._fallback(node)):
+                via = "" if q[9:] in _IMPLICIT_GLOBALS else "rebound"
+                self.refs.append(RefFact(line, col, q, call, via, tc))
             ids = self._assignment_ids(node)
             if ids:
                 self._pending.append((line, col, call, tc, ids, node.value))
@@ -271,10 +478,43 @@ class _Collector(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._bind(target.target, node.value)
+            self._written(target.target)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
             self._bind(node.target, node.value)
+        self._written(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._written(node.target)
+
+    def _written(self, target: cst.BaseExpression) -> None:
+        """An assignment target: a write to ``typing.TYPE_CHECKING``, or ``self.x = ...`` in
+        a method (an instance attribute of the method's class)."""
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._written(element.value)
+            return
+        if isinstance(target, cst.StarredElement):
+            self._written(target.value)
+            return
+        if not isinstance(target, cst.Attribute):
+            return
+        if self._resolve(target) & _TYPE_CHECKING:
+            self._tamper(target)
+        if self._method_stack and isinstance(target.value, cst.Name):
+            record, self_name = self._method_stack[-1]
+            if target.value.value == self_name:
+                self._field(target.attr, target.attr.value, record, "instance attribute")
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        method = self._methods.get(id(node))
+        if method is not None:
+            self._method_stack.append(method)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        if id(original_node) in self._methods:
+            self._method_stack.pop()
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         self._bind(node.target, node.value)
@@ -321,9 +561,35 @@ class _Collector(cst.CSTVisitor):
                     for q in sorted(self._resolve(node)):
                         self.refs.append(RefFact(line, col, q, id(node) in self._callees,
                                                  "getattr", self._tc_depth > 0))
+                text = _literal(attr)
+                if text is not None and _escape_attribute(text) and not self._resolve(obj):
+                    self.refs.append(RefFact(line, col, f"<object>.{text}",
+                                             id(node) in self._callees, "getattr",
+                                             self._tc_depth > 0))
+        if callee & _SETATTR:
+            self._setattr(node)
         records = {_CALL_RECORDS[c] for c in callee if c in _CALL_RECORDS}
         if records:
             self._call_record(node, sorted(records)[0])
+
+    def _setattr(self, node: cst.Call) -> None:
+        """``setattr(obj, "name", v)``: a write to ``TYPE_CHECKING``, or an instance attribute
+        when ``obj`` is a method's ``self`` (a computed name there cannot be checked)."""
+        obj, attr = _arg(node, 0, "obj"), _arg(node, 1, "name")
+        if obj is None or attr is None:
+            return
+        text = _literal(attr)
+        if text == "TYPE_CHECKING":
+            self._tamper(node)
+        if self._method_stack and isinstance(obj, cst.Name):
+            record, self_name = self._method_stack[-1]
+            if obj.value == self_name:
+                if text is None:
+                    line, col = self._pos(node)
+                    self.dynamics.append(DynamicFact(line, col, "computed-fields",
+                                                     f"{record} (setattr on {self_name})"))
+                else:
+                    self._field(attr, text, record, "instance attribute")
 
     def _dynamic_import(self, node: cst.Call, callee: set[str], line: int, col: int) -> None:
         func = sorted(callee & _IMPORT_FUNCS)[0]
@@ -371,6 +637,7 @@ class _Collector(cst.CSTVisitor):
         fields_arg = _arg(node, 1, "fields")
         if fields_arg is None:
             fields_arg = _arg(node, 1, "field_names")
+        computed = False
         if fields_arg is not None:
             text = _literal(fields_arg)
             if text is not None:
@@ -379,24 +646,42 @@ class _Collector(cst.CSTVisitor):
             elif isinstance(fields_arg, (cst.List, cst.Tuple)):
                 for element in fields_arg.elements:
                     value = element.value
+                    if isinstance(element, cst.StarredElement):
+                        computed = True
+                        continue
                     if isinstance(value, (cst.Tuple, cst.List)) and value.elements:
                         value = value.elements[0].value
                     item = _literal(value)
                     if item is not None:
                         self._field(value, item, record, kind)
+                    else:
+                        computed = True
             elif isinstance(fields_arg, cst.Dict):
-                for entry in fields_arg.elements:
-                    if isinstance(entry, cst.DictElement):
-                        key = _literal(entry.key)
-                        if key is not None:
-                            self._field(entry.key, key, record, kind)
+                computed = self._dict_fields(fields_arg, record, kind)
+            elif not (isinstance(fields_arg, cst.Name) and fields_arg.value == "None"):
+                computed = True
         for a in node.args:
-            if a.keyword is not None and a.keyword.value not in (
-                "typename", "fields", "field_names", "total", "rename", "defaults", "module",
-                "bases", "namespace", "init", "repr", "eq", "order", "unsafe_hash", "frozen",
-                "slots", "kw_only", "match_args", "weakref_slot",
-            ):
+            if a.star:
+                computed = True
+            elif a.keyword is not None and a.keyword.value not in _RECORD_OPTIONS:
                 self._field(a.keyword, a.keyword.value, record, kind)
+        if computed:
+            self._computed(node, f"{kind} {record}")
+
+    def _computed(self, node: cst.CSTNode, what: str) -> None:
+        line, col = self._pos(node)
+        self.dynamics.append(DynamicFact(line, col, "computed-fields", what))
+
+    def _dict_fields(self, value: cst.Dict, record: str, kind: str) -> bool:
+        """Fields from literal dict keys; True when some key is computed."""
+        computed = False
+        for entry in value.elements:
+            key = _literal(entry.key) if isinstance(entry, cst.DictElement) else None
+            if isinstance(entry, cst.DictElement) and key is not None:
+                self._field(entry.key, key, record, kind)
+            else:
+                computed = True
+        return computed
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         kind = "annotated class"
@@ -413,30 +698,72 @@ class _Collector(cst.CSTVisitor):
                 if q in _BASES:
                     kind = _BASES[q]
         record = node.name.value
-        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-        for statement in body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
+        self._class_level(node.body, record, kind)
+
+    def _class_level(self, node: cst.CSTNode, record: str, kind: str) -> None:
+        """Walk a class body, through ``if``/``try``/``with``/``for``/``while``/``match``
+        blocks (not into nested classes, which are records of their own)."""
+        for child in node.children:
+            if isinstance(child, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+                for small in child.body:
                     self._class_statement(small, record, kind)
-            elif isinstance(statement, cst.FunctionDef):
-                for decorator in statement.decorators:
-                    if self._resolve(decorator.decorator) & _PROPERTY:
-                        self._field(statement.name, statement.name.value, record, "property")
+            elif isinstance(child, cst.FunctionDef):
+                self._method(child, record)
+            elif isinstance(child, cst.ClassDef):
+                continue
+            elif isinstance(child, (cst.BaseSuite, cst.BaseCompoundStatement, cst.Else,
+                                    cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
+                                    cst.MatchCase)):
+                self._class_level(child, record, kind)
+
+    def _method(self, node: cst.FunctionDef, record: str) -> None:
+        static = False
+        for decorator in node.decorators:
+            names = self._resolve(decorator.decorator)
+            if names & _PROPERTY:
+                self._field(node.name, node.name.value, record, "property")
+            if "builtins.staticmethod" in names:
+                static = True
+        params = [*node.params.posonly_params, *node.params.params]
+        if params and not static:
+            self._methods[id(node)] = (record, params[0].name.value)
 
     def _class_statement(self, small: cst.BaseSmallStatement, record: str, kind: str) -> None:
-        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-            self._field(small.target, small.target.value, record, kind)
+        if isinstance(small, cst.AnnAssign):
+            for name in _names_in_target(small.target):
+                self._field(name, name.value, record, kind)
+                if small.value is not None:
+                    self._special(name.value, small.value, record)
         elif isinstance(small, cst.Assign):
             for target in small.targets:
-                if not isinstance(target.target, cst.Name):
-                    continue
-                name = target.target.value
-                if name == "__slots__":
-                    self._slots(small.value, record)
-                elif isinstance(small.value, cst.Call) and (
-                    self._resolve(small.value.func) & _ATTRS_FIELD
-                ):
-                    self._field(target.target, name, record, "attrs class")
+                for name in _names_in_target(target.target):
+                    if self._special(name.value, small.value, record):
+                        continue
+                    what = "class attribute"
+                    if isinstance(small.value, cst.Call) and (
+                        self._resolve(small.value.func) & _ATTRS_FIELD
+                    ):
+                        what = "attrs class"
+                    elif isinstance(small.value, cst.Call) and (
+                        self._resolve(small.value.func) & _PROPERTY
+                    ):
+                        what = "property"
+                    self._field(name, name.value, record, what)
+        elif (isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name)
+              and not self._special(small.target.value, small.value, record)):
+                self._field(small.target, small.target.value, record, "class attribute")
+
+    def _special(self, name: str, value: cst.BaseExpression, record: str) -> bool:
+        """``__slots__`` and ``__annotations__`` declare fields through their contents."""
+        if name == "__slots__":
+            self._slots(value, record)
+            return True
+        if name == "__annotations__":
+            if not isinstance(value, cst.Dict) or self._dict_fields(value, record,
+                                                                    "__annotations__"):
+                self._computed(value, f"{record}.__annotations__")
+            return True
+        return False
 
     def _slots(self, value: cst.BaseExpression, record: str) -> None:
         text = _literal(value)
@@ -444,22 +771,28 @@ class _Collector(cst.CSTVisitor):
             for word in text.split():
                 self._field(value, word, record, "__slots__")
             return
-        elements: list[cst.BaseElement | cst.BaseDictElement] = []
-        if isinstance(value, (cst.Tuple, cst.List, cst.Set, cst.Dict)):
-            elements = list(value.elements)
-        for element in elements:
-            node = element.key if isinstance(element, cst.DictElement) else getattr(
-                element, "value", None
-            )
-            if isinstance(node, cst.BaseExpression):
-                item = _literal(node)
-                if item is not None:
-                    self._field(node, item, record, "__slots__")
+        if isinstance(value, cst.Dict):
+            if self._dict_fields(value, record, "__slots__"):
+                self._computed(value, f"{record}.__slots__")
+            return
+        if not isinstance(value, (cst.Tuple, cst.List, cst.Set)):
+            self._computed(value, f"{record}.__slots__")
+            return
+        for element in value.elements:
+            item = None if isinstance(element, cst.StarredElement) else _literal(element.value)
+            if item is None:
+                self._computed(element, f"{record}.__slots__")
+            else:
+                self._field(element.value, item, record, "__slots__")
 
     # -- finish ------------------------------------------------------------------------------
     def finish(self) -> None:
         """Resolve local names bound to imported facilities (``clk = time.time; clk()``), and
         mark references through names imported only under ``TYPE_CHECKING`` (annotations)."""
+        if self._tc_tampered:  # TYPE_CHECKING written: nothing is type-checking-only
+            self.imports = [dataclasses.replace(i, type_checking=False) for i in self.imports]
+            self.refs = [dataclasses.replace(r, type_checking=False) for r in self.refs]
+            self._tc_bound.clear()
         tc_only = self._tc_bound - self._rt_bound
         for index, root in self._import_refs:
             if root in tc_only:
@@ -469,7 +802,8 @@ class _Collector(cst.CSTVisitor):
             for ident in ids:
                 names |= self._aliases.get(ident, set())
             for q in sorted(names):
-                self.refs.append(RefFact(line, col, q, call, f"alias {name}", tc))
+                self.refs.append(RefFact(line, col, q, call, f"alias {name}",
+                                         tc and not self._tc_tampered))
 
 
 def normalize_identifiers(text: str) -> str:
@@ -503,6 +837,58 @@ def normalize_identifiers(text: str) -> str:
     return "".join(lines)
 
 
+#: Stack and recursion limit of the libcst pass: flat but long code (an expression of hundreds
+#: of terms, a long attribute chain) recurses once per term in libcst and its visitors,
+#: although CPython compiles it. The memory is reserved, not touched, unless it is used.
+_STACK_BYTES = 512 * 1024 * 1024
+_RECURSION_LIMIT = 200_000
+_deep_lock = threading.Lock()
+
+
+def _deep_stack(work: Callable[[], None]) -> None:
+    """Run ``work`` in a thread with a large stack and a raised recursion limit (both
+    restored afterwards)."""
+    with _deep_lock:
+        old_size = threading.stack_size()
+        old_limit = sys.getrecursionlimit()
+        try:
+            threading.stack_size(_STACK_BYTES)
+            thread = threading.Thread(target=work, name="sealed-trace-libcst")
+        finally:
+            threading.stack_size(old_size)
+        sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
+        try:
+            thread.start()
+            thread.join()
+        finally:
+            sys.setrecursionlimit(old_limit)
+
+
+def _analyse(text: str, module: str | None, is_package: bool,
+             suppressions: tuple[SuppressionFact, ...]) -> _Collector | FileFacts:
+    """Parse and visit (in the deep-stack thread); a FileFacts is an ST001 error. CPython
+    already accepted the text, so libcst's refusals are never called invalid Python."""
+    try:
+        tree = cst.parse_module(normalize_identifiers(text))
+    except cst.ParserSyntaxError as exc:
+        message = str(exc).splitlines()[0] if str(exc) else "syntax error"
+        return FileFacts(error=("ST001", exc.raw_line, exc.raw_column + 1,
+                                f"cannot parse: libcst rejects what CPython accepts: {message}"),
+                         suppressions=suppressions)
+    except (RecursionError, MemoryError, ValueError, TypeError) as exc:
+        return FileFacts(error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__}"),
+                         suppressions=suppressions)
+    try:
+        wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+        collector = _Collector(module, is_package)
+        wrapper.visit(collector)
+        collector.finish()
+    except RecursionError:
+        return FileFacts(error=("ST001", 1, 1, "cannot analyse: nesting too deep"),
+                         suppressions=suppressions)
+    return collector
+
+
 def extract_facts(text: str, module: str | None, is_package: bool) -> FileFacts:
     """Parse decoded ``text`` and return its facts.
 
@@ -522,23 +908,14 @@ def extract_facts(text: str, module: str | None, is_package: bool) -> FileFacts:
     except (RecursionError, MemoryError, ValueError) as exc:
         return FileFacts(error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__} "
                                 "(nesting too deep)"), suppressions=suppressions)
-    try:
-        tree = cst.parse_module(normalize_identifiers(text))
-    except cst.ParserSyntaxError as exc:
-        message = str(exc).splitlines()[0] if str(exc) else "syntax error"
-        return FileFacts(error=("ST001", exc.raw_line, exc.raw_column + 1,
-                                f"not valid Python: {message}"), suppressions=suppressions)
-    except (RecursionError, MemoryError, ValueError, TypeError) as exc:
-        return FileFacts(error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__}"),
+    outcome: list[_Collector | FileFacts] = []
+    _deep_stack(lambda: outcome.append(_analyse(text, module, is_package, suppressions)))
+    if not outcome:
+        return FileFacts(error=("ST001", 1, 1, "cannot analyse: the parser thread failed"),
                          suppressions=suppressions)
-    try:
-        wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
-        collector = _Collector(module, is_package)
-        wrapper.visit(collector)
-        collector.finish()
-    except RecursionError:
-        return FileFacts(error=("ST001", 1, 1, "cannot analyse: nesting too deep"),
-                         suppressions=suppressions)
+    collector = outcome[0]
+    if isinstance(collector, FileFacts):
+        return collector
     return FileFacts(
         imports=tuple(collector.imports),
         refs=tuple(dict.fromkeys(collector.refs)),

@@ -151,6 +151,22 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         "§15.2",
     ),
     _r(
+        "ST203",
+        "rebound-protected-name",
+        "the boundary module rebinds a banned builtin where the builtin stays reachable, or "
+        "writes TYPE_CHECKING",
+        """A module-scope binding of a banned builtin's name (``open``, ``exec``,
+        ``__import__``, ...) hides the builtin only if it is the name's single binding, an
+        unconditional top-level statement, never undone (``del``, ``global``, ``delattr``) and
+        every use comes after it. Any other binding (``if False: open = None``, ``for eval in
+        ()``, ``except E as print``, ``open = 1; del open``, a binding after a use) is reported,
+        and every use of the name is judged as the builtin (ST201/ST202). A write to
+        ``TYPE_CHECKING`` (``typing.TYPE_CHECKING = True``, a module-level ``TYPE_CHECKING =
+        ...``) is reported too, and no block of the file is then treated as
+        type-checking-only.""",
+        "§15.2",
+    ),
+    _r(
         "ST301",
         "computed-dynamic-import",
         "a dynamic import with a name that cannot be resolved statically",
@@ -213,8 +229,11 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         ``confidence``, ``rank``, ``serving_allowed``, ...). The rule checks every record-like
         class in the sealed module: dataclasses, ``NamedTuple`` and ``TypedDict`` (class and
         call forms, and ``collections.namedtuple``/``dataclasses.make_dataclass``), attrs
-        classes, plain classes with annotated attributes, ``__slots__`` entries and
-        properties.""",
+        classes, plain classes with annotated attributes, class attributes, instance attributes
+        assigned in methods (``self.x = ...``, ``setattr(self, "x", ...)``), ``__slots__`` and
+        ``__annotations__`` entries and properties, also inside ``if``/``try`` blocks of the
+        class body. A field list that is computed (``__slots__ = tuple(names)``,
+        ``make_dataclass("M", names)``) cannot be checked and is a finding in itself.""",
         "§7.3",
     ),
 )

@@ -134,7 +134,7 @@ TRAPS: list[Entry] = [
     ("self-random", "sealed", "class C:\n    def f(self):\n        return self.random.random()\n",
      set(), {}),
     ("json-named-time", "sealed", "import json as time\ntime.dumps({})\n", set(), {}),
-    ("values-time", "sealed", "from pkg.values import time\ntime()\n", set(), {}),
+    ("values-clock", "sealed", "from pkg.values import clock\nclock()\n", set(), {}),
     ("method-open", "sealed", "class X:\n    def open(self):\n        return 1\nX().open()\n",
      set(), {}),
     ("dict-environ", "sealed", "environ = {}\nenviron.get('x')\n", set(), {}),

@@ -35,7 +35,7 @@ def test_invalid(project: Project, code: str, line: int) -> None:
 VALID = [
     "from dataclasses import dataclass\n@dataclass\nclass T:\n    answers_seen: int\n"
     "    explanation: str\n",
-    "class T:\n    answer = 'class constant, not an annotated field'\n",
+    "class T:\n    ANSWERS = 'class constant with a name that is no forbidden field'\n",
     "def f(answer: int) -> int:\n    return answer\n",
     "x = {'answer': 1}\n",
     "class T:\n    def answer_text(self) -> str:\n        return ''\n",

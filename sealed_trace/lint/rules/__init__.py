@@ -12,6 +12,7 @@ from sealed_trace.lint.rules.forbidden_field import ForbiddenField
 from sealed_trace.lint.rules.import_outside_surface import ImportOutsideSurface
 from sealed_trace.lint.rules.indirect_reverse_import import IndirectReverseImport
 from sealed_trace.lint.rules.plugin_discovery import PluginDiscovery
+from sealed_trace.lint.rules.rebound_protected_name import ReboundProtectedName
 from sealed_trace.lint.rules.reverse_import import ReverseImport
 
 __all__ = ["BUILTIN_RULES", "ReverseEdge", "Rule", "RuleContext"]
@@ -24,6 +25,7 @@ def builtin_rules() -> tuple[Rule, ...]:
         BannedImport(),
         BannedCall(),
         BannedAttribute(),
+        ReboundProtectedName(),
         ComputedDynamicImport(),
         PluginDiscovery(),
         ComputedModuleAttribute(),

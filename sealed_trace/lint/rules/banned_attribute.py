@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.banned_call import describe
+from sealed_trace.lint.rules.banned_call import banned_ref_message
 from sealed_trace.lint.rules.base import RuleContext
 
 __all__ = ["BannedAttribute"]
@@ -23,7 +23,9 @@ class BannedAttribute:
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST202 findings of ``ctx``'s file (see the class docstring)."""
         for ref in ctx.facts.refs:
-            if (not ref.call and ctx.counts(ref.type_checking)
-                    and ctx.boundary.is_banned(ref.qname)):
-                yield ctx.finding(ref.line, ref.column, self.code,
-                                  f"reference to banned {ref.qname}{describe(ref.via)}", ref.qname)
+            if ref.call or not ctx.counts(ref.type_checking):
+                continue
+            message = banned_ref_message(ctx.boundary, ref.qname, ref.via)
+            if message is not None:
+                yield ctx.finding(ref.line, ref.column, self.code, f"reference to {message}",
+                                  ref.qname)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sealed_trace.lint.catalog import RULES
+from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.rules.banned_import import reexported_module
 from sealed_trace.lint.rules.base import RuleContext
 
-__all__ = ["BannedCall"]
+__all__ = ["BannedCall", "banned_ref_message", "describe"]
 
 _INFO = RULES["ST201"]
 
@@ -19,7 +21,20 @@ def describe(via: str) -> str:
         return f" (through local name {via[6:]!r})"
     if via == "getattr":
         return " (through getattr)"
+    if via == "rebound":
+        return " (the module's rebinding of the name does not hide the builtin everywhere)"
     return ""
+
+
+def banned_ref_message(boundary: Boundary, qname: str, via: str) -> str | None:
+    """What is banned about a reference to ``qname`` (a message tail), or None."""
+    if boundary.is_banned(qname):
+        return f"banned {qname}{describe(via)}"
+    module = reexported_module(boundary, qname)
+    if module is not None:
+        return (f"{qname}{describe(via)}, which reaches banned module {module} through "
+                "another module")
+    return None
 
 
 class BannedCall:
@@ -31,6 +46,9 @@ class BannedCall:
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST201 findings of ``ctx``'s file (see the class docstring)."""
         for ref in ctx.facts.refs:
-            if ref.call and ctx.counts(ref.type_checking) and ctx.boundary.is_banned(ref.qname):
-                yield ctx.finding(ref.line, ref.column, self.code,
-                                  f"call of banned {ref.qname}{describe(ref.via)}", ref.qname)
+            if not ref.call or not ctx.counts(ref.type_checking):
+                continue
+            message = banned_ref_message(ctx.boundary, ref.qname, ref.via)
+            if message is not None:
+                yield ctx.finding(ref.line, ref.column, self.code, f"call of {message}",
+                                  ref.qname)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.config import Boundary
@@ -10,24 +11,94 @@ from sealed_trace.lint.facts import ImportFact
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.rules.base import RuleContext
 
-__all__ = ["BannedImport", "import_is_banned"]
+__all__ = ["BannedImport", "import_ban_reason", "import_is_banned", "reexported_module"]
 
 _INFO = RULES["ST102"]
+
+#: Modules whose ``import *`` binds only their documented public names (their ``__all__``);
+#: a star import from any other module (first-party ones included) can bind anything.
+_PURE_STAR = frozenset({
+    "__future__", "collections.abc", "dataclasses", "enum", "hashlib", "json", "types",
+    "typing", "typing_extensions",
+})
+
+
+@lru_cache(maxsize=64)
+def _banned_module_names(banned: tuple[str, ...], allowed: tuple[str, ...]) -> frozenset[str]:
+    """The top-level module names of the banned patterns (``sys``, ``os``, ``builtins``, ...),
+    except modules of the allowed surface (``json`` of ``json.load``)."""
+    out: set[str] = set()
+    for pattern in banned:
+        top = pattern.split(".", 1)[0]
+        if not top.isidentifier():
+            continue
+        if any(top == a or a.startswith(top + ".") or top.startswith(a + ".") for a in allowed):
+            continue
+        out.add(top)
+    return frozenset(out)
+
+
+def _public_names_banned(boundary: Boundary, module: str) -> bool:
+    """Whether ``from module import *`` of a pure module (which binds only public names) can
+    bind a banned name: private-name patterns (``dataclasses._*``) and the any-object
+    attribute patterns (``*.__dict__``) cannot be star-imported."""
+    if boundary.module_is_banned(module):
+        return True
+    prefix = module + "."
+    for pattern in boundary.banned:
+        if pattern.startswith(prefix) and not pattern[len(prefix):].startswith("_"):
+            return True
+        if "*" in pattern and not pattern.startswith("*.") and prefix.startswith(
+                pattern.split("*", 1)[0]):
+            return True
+    return False
+
+
+def reexported_module(boundary: Boundary, qualified_name: str) -> str | None:
+    """The banned module a qualified name reaches as an attribute of another module
+    (``dataclasses.sys.modules`` reaches ``sys``), or None."""
+    names = _banned_module_names(boundary.banned, boundary.allowed_imports)
+    for part in qualified_name.split(".")[1:]:
+        if part in names:
+            return part
+    return None
+
+
+def import_ban_reason(boundary: Boundary, fact: ImportFact) -> str | None:
+    """Why the import is banned (a message tail), or None when it is not."""
+    if not fact.module:
+        return None
+    if fact.name == "*":
+        if fact.module in _PURE_STAR:
+            if _public_names_banned(boundary, fact.module):
+                return f"star-imports {fact.module}, which has banned names"
+            return None
+        if boundary.star_is_banned(fact.module) and not boundary.seals(fact.module):
+            return f"star-imports {fact.module}, which has banned names"
+        if not boundary.seals(fact.module):
+            return (f"star-imports {fact.module}, which can bind any name (banned modules "
+                    "included); import the names explicitly")
+        return None
+    if fact.name is not None and boundary.is_banned(f"{fact.module}.{fact.name}"):
+        return "imports a banned name"
+    if boundary.module_is_banned(fact.module):
+        return "imports a banned name"
+    full = fact.module if fact.name is None else f"{fact.module}.{fact.name}"
+    module = reexported_module(boundary, full)
+    if module is not None:
+        return f"imports banned module {module} through another module"
+    return None
 
 
 def import_is_banned(boundary: Boundary, fact: ImportFact) -> bool:
     """True when the import binds a banned name (or star-imports a module with one)."""
-    if not fact.module:
-        return False
-    if fact.name == "*":
-        return boundary.star_is_banned(fact.module)
-    if fact.name is not None and boundary.is_banned(f"{fact.module}.{fact.name}"):
-        return True
-    return boundary.module_is_banned(fact.module)
+    return import_ban_reason(boundary, fact) is not None
 
 
 class BannedImport:
-    """An import in the boundary module that binds a banned qualified name."""
+    """An import in the boundary module that binds a banned qualified name, a banned module
+    re-exported by another module (``from dataclasses import sys``), or anything at all
+    (``from first_party import *``)."""
 
     code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
     roles = frozenset({"boundary"})
@@ -35,10 +106,9 @@ class BannedImport:
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST102 findings of ``ctx``'s file (see the class docstring)."""
         for fact in ctx.facts.imports:
-            if ctx.counts(fact.type_checking) and import_is_banned(ctx.boundary, fact):
-                what = (
-                    f"star-imports {fact.module}, which has banned names" if fact.name == "*"
-                    else "imports a banned name"
-                )
-                yield ctx.finding(fact.line, fact.column, self.code, f"`{fact.text}` {what}",
+            if not ctx.counts(fact.type_checking):
+                continue
+            why = import_ban_reason(ctx.boundary, fact)
+            if why is not None:
+                yield ctx.finding(fact.line, fact.column, self.code, f"`{fact.text}` {why}",
                                   fact.text)
