@@ -141,7 +141,8 @@ def _walk(top: str, project_root: str, exclude: tuple[str, ...], out: list[str],
                 ident = _dir_id(entry.path) if is_link else None
                 if is_link and (ident is None or ident in ancestors):
                     out.append(entry.path)
-                    problems[entry.path] = "a symlink loop (links to a directory that contains it), not followed"
+                    problems[entry.path] = ("a symlink loop (links to a directory that contains "
+                                            "it), not followed")
                     continue
                 if ident is None:
                     try:
