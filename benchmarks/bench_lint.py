@@ -193,7 +193,10 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, int, int]:
         "t = time.perf_counter() - t\n"
         "print(t, rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    # Installed code runs from cached bytecode: a PYTHONDONTWRITEBYTECODE left in the
+    # environment would recompile the lint's own modules on every run.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(REPO)
     out = subprocess.run([sys.executable, "-c", probe, *argv], cwd=cwd, env=env,
                          capture_output=True, text=True, check=True).stdout.split()
     return float(out[0]), int(out[1]), int(out[2])

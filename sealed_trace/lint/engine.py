@@ -64,18 +64,39 @@ _STAR = re.compile(rb"\bimport[ \t\f\\\r\n(]*\*")
 #: string can name (``getattr(importlib, "import_\x6dodule")``); ``imp`` is a whole word.
 _ROOT_WORDS = (b"importlib", b"builtins", b"pkgutil", b"runpy", b"zipimport", b"resolve_name",
                b"find_spec")
-_IMP = re.compile(rb"(?<![A-Za-z0-9_])imp(?![A-Za-z0-9_])")
+_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+#: What may stand between a package's name and a dot that makes it name a submodule.
+_DOT_AFTER = re.compile(rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))*\.")
 #: Names through which a string literal reaches an attribute of an unnamed object
 #: (``getattr(getattr(getattr, "__self__"), "__import__")``, ``x.__dict__["..."]``).
 _LOOKUP_WORDS = (b"getattr", b"__dict__", b"__globals__", b"vars")
 #: A string literal spelling a name through an escape that yields letters, digits or dots, or a
 #: backslash-newline inside it, or two adjacent literals (implicit concatenation, also across
 #: lines and comments inside brackets).
-_SPELLED = re.compile(
-    rb"\\(?:[xuUN0-7]|\r\n|\r|\n)"
-    rb"|[\"'](?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|#[^\r\n]*)+[rRuUbBfF]{0,2}[\"']"
-    rb"|[A-Za-z0-9_.][\"']+[rRuUbBfF]{0,2}[\"']+[A-Za-z0-9_.]"
+#: Each pattern starts with a literal character, so ``re`` skips to its occurrences quickly.
+_SPELLED_ESCAPE = re.compile(rb"\\(?:[xuUN0-7]|\r\n|\r|\n)")
+_SPELLED_GAP = tuple(
+    re.compile(quote + rb"(?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|#[^\r\n]*)+[rRuUbBfF]{0,2}[\"']")
+    for quote in (b'"', b"'")
 )
+_SPELLED_TIGHT = tuple(
+    re.compile(quote + rb"[\"']*[rRuUbBfF]{0,2}[\"']") for quote in (b'"', b"'")
+)
+_WORDISH = re.compile(rb"[A-Za-z0-9_.]")
+
+
+def _spelled(scan: bytes) -> bool:
+    """A string literal spelled through an escape that yields letters, digits or dots, or a
+    backslash-newline inside it, or two adjacent literals (implicit concatenation, also across
+    lines and comments inside brackets)."""
+    if _SPELLED_ESCAPE.search(scan) or any(rx.search(scan) for rx in _SPELLED_GAP):
+        return True
+    for rx in _SPELLED_TIGHT:  # ``"ab""cd"``: quotes between word characters
+        for match in rx.finditer(scan):
+            start, end = match.start(), match.end()
+            if start and _WORDISH.match(scan, start - 1) and _WORDISH.match(scan, end):
+                return True
+    return False
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _UTF8 = frozenset({"utf-8", "utf_8", "utf8", "utf-8-sig", "ascii", "us-ascii"})
 #: A batch is parsed in worker processes from this weight on: a file for the import-graph pass
@@ -174,12 +195,18 @@ def _has_word(scan: bytes, word: bytes, package: bool = False) -> bool:
     a line ``...`` or ``.5``); inside brackets a dot on the next line is therefore taken for an
     import of the package itself, erring toward parsing.
     """
-    if word not in scan:
-        return False
-    tail = (rb"(?![A-Za-z0-9_])(?!(?:[ \t\f]|\\(?:\r\n|\r|\n))*\.)" if package
-            else rb"(?![A-Za-z0-9_])")
-    pattern = rb"(?<![A-Za-z0-9_])" + re.escape(word) + tail
-    return re.search(pattern, scan) is not None
+    # Occurrences are found with bytes.find (fast) and their edges checked one by one: a
+    # regex with a look-behind first would be tried at every position of the file.
+    size = len(word)
+    start = scan.find(word)
+    while start >= 0:
+        end = start + size
+        if (start == 0 or scan[start - 1] not in _IDENT_BYTES) and (
+            end == len(scan) or scan[end] not in _IDENT_BYTES
+        ) and not (package and _DOT_AFTER.match(scan, end)):
+            return True
+        start = scan.find(word, start + 1)
+    return False
 
 
 def _may_import_dynamically(scan: bytes) -> bool:
@@ -188,9 +215,9 @@ def _may_import_dynamically(scan: bytes) -> bool:
     through escapes or implicit concatenation (which the parser folds into one constant)."""
     if any(w in scan for w in DYNAMIC_WORDS) or any(w in scan for w in _ROOT_WORDS):
         return True
-    if b"imp" in scan and _IMP.search(scan):
+    if _has_word(scan, b"imp"):
         return True
-    return any(w in scan for w in _LOOKUP_WORDS) and _SPELLED.search(scan) is not None
+    return any(w in scan for w in _LOOKUP_WORDS) and _spelled(scan)
 
 
 _Job = tuple[str, str, str | None, bool, bool]
