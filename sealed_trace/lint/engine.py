@@ -677,7 +677,11 @@ class _Run:
             for b in self.config.boundaries:
                 for reaching in self._reach(b):
                     is_package = reaching in self.packages
-                    words.add((reaching.rpartition(".")[2].encode(), is_package))
+                    # ``import pkg.sealed.anything`` (even a missing submodule, or
+                    # ``pkg.sealed.__init__``) runs a sealed package: its name followed by a
+                    # dot is a candidate too
+                    words.add((reaching.rpartition(".")[2].encode(),
+                               is_package and not b.seals(reaching)))
                     if is_package:
                         packages.add(reaching)
             new_packages = packages - checked_packages
