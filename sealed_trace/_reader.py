@@ -246,21 +246,59 @@ class Kind:
     check: Check | None = None
     read: Callable[[object, Problems, str], object] | None = None
     fast: Check | None = None
+    #: Optional column check for many records at once: the values of one field across the
+    #: records -> the same list when every value is already in normal form, else None (the
+    #: caller then checks value by value). It must never accept what ``fast`` refuses.
+    bulk: Callable[[list[object]], bool] | None = None
 
     def __post_init__(self) -> None:
         if self.fast is None:
             object.__setattr__(self, "fast", self.check)
 
 
-ID = Kind("64 lowercase hex characters", _identity)
+def _only(kind: type, column: list[object]) -> bool:
+    return not column or set(map(type, column)) == {kind}
+
+
+_HEX_IDS = re.compile("(?:[0-9a-f]{64}\n)*[0-9a-f]{64}")
+
+
+def _bulk_ids(column: list[object]) -> bool:
+    return _only(str, column) and (
+        not column or _HEX_IDS.fullmatch("\n".join(column)) is not None  # type: ignore[arg-type]
+    )
+
+
+def _bulk_texts(column: list[object]) -> bool:
+    return _only(str, column) and "".join(column).isascii() and all(  # type: ignore[arg-type]
+        map(str.strip, column)  # type: ignore[arg-type]
+    )
+
+
+def _bulk_strs(column: list[object]) -> bool:
+    return _only(str, column) and "".join(column).isascii()  # type: ignore[arg-type]
+
+
+def _bulk_ints(low: int) -> Callable[[list[object]], bool]:
+    def bulk(column: list[object]) -> bool:
+        numbers = cast(list[int], column)
+        return _only(int, column) and (
+            not numbers or (min(numbers) >= low and max(numbers) < MAX_ABS_INT)
+        )
+
+    return bulk
+
+
+ID = Kind("64 lowercase hex characters", _identity, bulk=_bulk_ids)
 ID_OR_NONE = Kind("null or 64 lowercase hex characters", _nullable(_identity))
-TEXT = Kind("a non-empty string", _text)
+TEXT = Kind("a non-empty string", _text, bulk=_bulk_texts)
 TEXT_OR_NONE = Kind("null or a non-empty string", _nullable(_text))
-STR = Kind("a string", read_str)
-INT = Kind("an int (not a bool) in the signed 64-bit range", _read_int)
-NAT = Kind("a non-negative int (not a bool)", _natural)
+STR = Kind("a string", read_str, bulk=_bulk_strs)
+INT = Kind("an int (not a bool) in the signed 64-bit range", _read_int,
+           bulk=_bulk_ints(-MAX_ABS_INT))
+NAT = Kind("a non-negative int (not a bool)", _natural, bulk=_bulk_ints(0))
 INT_OR_NONE = Kind("an int or null", _nullable(_read_int))
-BOOL = Kind("a bool", _bool)
+BOOL = Kind("a bool", _bool, bulk=lambda column: _only(bool, column))
 TEXTS = Kind("a tuple of non-empty strings", _tuple_of(_text))
 IDS = Kind("a tuple of ids (64 lowercase hex characters)", _tuple_of(_identity))
 FACTS = Kind("a mapping from str to float-free JSON values", _facts)
@@ -269,7 +307,11 @@ PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(
 
 def ENUM(cls: type[Enum]) -> Kind:
     """A kind accepting a member of ``cls`` or its string value (any str-valued enum too)."""
-    return Kind("one of " + ", ".join(member.value for member in cls), _enum(cls))
+    return Kind(
+        "one of " + ", ".join(member.value for member in cls),
+        _enum(cls),
+        bulk=lambda column: _only(cls, column),
+    )
 
 
 def ENUM_OR_NONE(cls: type[Enum]) -> Kind:
@@ -396,8 +438,8 @@ def _nested_tuple(schema: RecordSchema) -> Kind:
         items = _read_tuple(value)
         if isinstance(items, Bad):
             return BAD
-        out = [_read_fast(item, schema) for item in items]
-        return BAD if None in out else tuple(out)
+        out = read_many_fast(items, schema)
+        return BAD if out is None else tuple(out)
 
     return Kind(read=read, fast=fast)
 
@@ -421,6 +463,36 @@ def _read_fast(obj: object, schema: RecordSchema) -> object | None:
     # Always a new instance: the input's own objects could still be changed behind our back.
     record: object = schema.cls(*values)
     return record
+
+
+def read_many_fast(items: tuple[object, ...], schema: RecordSchema) -> list[object] | None:
+    """Read many records of one schema column by column, without reporting.
+
+    Each field's values across all records are checked together where the kind has a column
+    check (exact types, one regex over all ids, ...), value by value otherwise. Returns fresh
+    reference instances, or None when anything is wrong (the caller then reads record by
+    record, reporting why).
+    """
+    if len(items) < 8:
+        few = [_read_fast(item, schema) for item in items]
+        return None if None in few else few
+    getter = schema.getter
+    try:
+        rows = [getter(item) for item in items]
+    except Exception:
+        return None
+    columns: list[list[object]] = []
+    for (_, kind), column in zip(schema.fields, zip(*rows, strict=True), strict=True):
+        values = list(column)
+        if kind.bulk is not None and kind.bulk(values):
+            columns.append(values)
+            continue
+        checked = list(map(kind.fast, values))  # type: ignore[arg-type]
+        if any(value is BAD for value in checked):
+            return None
+        columns.append(checked)
+    cls = schema.cls
+    return [cls(*row) for row in zip(*columns, strict=True)]
 
 
 def read_record(

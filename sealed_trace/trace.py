@@ -352,6 +352,9 @@ class _Checker:
         if isinstance(items, r.Bad):
             self.p.add(schema.code, f"episode.{name} is not a tuple of {schema.label} records")
             return None
+        records = r.read_many_fast(items, schema)
+        if records is not None:  # all well formed: read column by column, nothing to report
+            return [_Read(record, {}) for record in records]
         where = f"episode.{name}"
         return [
             _Read(*r.read_record(item, schema, self.p, where, index))
