@@ -595,11 +595,22 @@ class _Collector(cst.CSTVisitor):
         func = sorted(callee & _IMPORT_FUNCS)[0]
         name_arg = _arg(node, 0, "mod_name" if func == "runpy.run_module" else "name")
         text = _literal(name_arg) if name_arg is not None else None
-        if text is None or not text.strip("."):
+        # __import__(name, globals, locals, fromlist, level): level > 0 is relative to the
+        # calling module's package; a computed level cannot be checked
+        relative = 0
+        level_arg = _arg(node, 4, "level") if func == "builtins.__import__" else None
+        if level_arg is not None:
+            if not isinstance(level_arg, cst.Integer):
+                text = None
+            else:
+                relative = int(level_arg.evaluated_value)
+        if text is None or not (text.strip(".") or relative):
             self.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
         level = len(text) - len(text.lstrip("."))
-        if level:
+        if relative:
+            module = self._absolute(relative, text)
+        elif level:
             package = _arg(node, 1, "package")
             pkg = _literal(package) if package is not None else None
             if pkg is None:

@@ -392,15 +392,32 @@ class _Visitor:
                 return f"{sorted(roots)[0]}[...]"
         return None
 
+    @staticmethod
+    def _import_level(node: ast.Call, func: str) -> int | None:
+        """The ``level`` of ``__import__(name, globals, locals, fromlist, level)`` (0 for the
+        other import functions), None when it is computed."""
+        if func != "builtins.__import__":
+            return 0
+        level = _arg(node, 4, "level")
+        if level is None:
+            return 0
+        if isinstance(level, ast.Constant) and type(level.value) is int and level.value >= 0:
+            return level.value
+        return None
+
     def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int, tc: bool) -> None:
         text = _literal(_arg(node, 0, "mod_name" if func == "runpy.run_module" else "name"))
         if text is not None and func == "pkgutil.resolve_name":
             text = text.partition(":")[0]  # "pkg.mod:attr" imports pkg.mod
-        if text is None or not text.strip("."):
+        relative = self._import_level(node, func)
+        if text is None or relative is None or not (text.strip(".") or relative):
             self.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
         level = len(text) - len(text.lstrip("."))
         module = text
+        if relative:
+            module = self.absolute(relative, text)
+            level = 0
         if level:
             package_arg = _arg(node, 1, "package")
             package = _literal(package_arg)

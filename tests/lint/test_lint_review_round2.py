@@ -38,6 +38,8 @@ def _lint(
     if "src/pkg/sealed.py" not in files and "src/pkg/sealed/__init__.py" not in files:
         _write(root, "src/pkg/sealed/__init__.py" if sealed_package else "src/pkg/sealed.py",
                "x = 1\n")
+    if "src/pkg/up.py" not in files:
+        _write(root, "src/pkg/up.py", "y = 2\n")
     for rel, text in files.items():
         _write(root, rel, text)
     return list(lint(load_config(root / "pyproject.toml")).findings)
@@ -63,3 +65,24 @@ def test_submodule_path_of_sealed_package_is_a_reverse_import(
     found = _lint(tmp_path, {UP: source, "src/pkg/sealed/sub.py": "x = 1\n"},
                   sealed_package=True)
     assert _codes(found, UP) == ["ST401"]
+
+
+# -- A2: __import__ with a level is relative to the calling module's package -------------------
+@pytest.mark.parametrize("source", [
+    '__import__("sealed", globals(), None, [], 1)\n',
+    '__import__("sealed", level=1)\n',
+    '__import__("", globals(), None, ["sealed"], 1)\n',
+])
+def test_relative_dunder_import_is_a_reverse_import(tmp_path: Path, source: str) -> None:
+    assert _codes(_lint(tmp_path, {UP: source}), UP) == ["ST401"]
+
+
+def test_computed_dunder_import_level_is_st301(tmp_path: Path) -> None:
+    found = _lint(tmp_path, {UP: 'n = 1\n__import__("sealed", globals(), None, [], n)\n'})
+    assert "ST301" in _codes(found, UP)
+
+
+def test_relative_dunder_import_in_sealed_module_resolves(tmp_path: Path) -> None:
+    found = _lint(tmp_path, {SEALED: '__import__("os", level=0)\nn = 1\n'
+                                     '__import__("x", None, None, [], n)\n'})
+    assert {"ST102", "ST301"} <= set(_codes(found, SEALED))
