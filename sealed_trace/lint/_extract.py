@@ -87,6 +87,8 @@ _BUILTIN_NAMES = frozenset(dir(builtins)) | _IMPLICIT_GLOBALS
 _FRAME_ATTRIBUTES = frozenset({
     "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "f_globals",
     "f_builtins", "f_locals", "f_back", "f_code", "tb_frame", "tb_next",
+    # private evaluation of string forward references (``ForwardRef._evaluate``)
+    "_evaluate", "_eval_type",
 })
 _SETATTR = frozenset({"builtins.setattr", "builtins.object.__setattr__"})
 #: Keyword arguments of the record call forms that are options, not fields.
@@ -211,7 +213,15 @@ class _Collector(cst.CSTVisitor):
         found: set[QualifiedName] = self.get_metadata(
             QualifiedNameProvider, node, set()  # type: ignore[arg-type]
         )
-        return {q.name for q in found if q.source in _RESOLVED}
+        return {self._absq(q.name) for q in found if q.source in _RESOLVED}
+
+    def _absq(self, name: str) -> str:
+        """An absolute qualified name: libcst names what a relative import binds relatively
+        (``from . import random`` in package ``pkg`` is ``.random``, that is ``pkg.random``)."""
+        if not name.startswith("."):
+            return name
+        level = len(name) - len(name.lstrip("."))
+        return self._absolute(level, name[level:]) or name
 
     def _chain(self, node: cst.Name | cst.Attribute) -> set[str]:
         """Qualified names of a dotted chain. libcst names a chain on a builtin by the builtin
@@ -225,7 +235,7 @@ class _Collector(cst.CSTVisitor):
             base = node.value
             if isinstance(base, (cst.Name, cst.Attribute)):
                 return {f"{b}.{node.attr.value}" for b in self._chain(base)}
-        return {q.name for q in found if q.source in _RESOLVED}
+        return {self._absq(q.name) for q in found if q.source in _RESOLVED}
 
     def _resolve(self, node: cst.BaseExpression) -> set[str]:
         """Qualified names an expression refers to: imports, builtins, getattr, aliases."""

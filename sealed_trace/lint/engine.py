@@ -720,6 +720,7 @@ class _Run:
             if error is not None:
                 code, line, col, message = error
                 engine.append(Finding(path, line, col, code, message, anchor=message))
+        first_party = frozenset(self.modules)
         for b in self.config.boundaries:
             hop = self._reach(b)
             for path, facts in self.facts.items():
@@ -731,7 +732,8 @@ class _Run:
                 if not role:
                     continue
                 edges = self._reverse_edges(path, b, hop) if role == "upstream" else ()
-                ctx = RuleContext(path, module, facts, b, role, self.by_path[path].text, edges)
+                ctx = RuleContext(path, module, facts, b, role, self.by_path[path].text, edges,
+                                  first_party)
                 found = per_file.setdefault(path, [])
                 for rule in self.rules:
                     if role in rule.roles:

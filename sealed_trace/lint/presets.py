@@ -69,7 +69,9 @@ _ADR_0230_BANNED = (
     "dbm.*",
     "pickle.*",
     "marshal.*",
+    "codecs.*",
     "logging.*",
+    "warnings.*",
     "json.load",
     "json.dump",
     "hashlib.file_digest",
@@ -177,6 +179,8 @@ _ADR_0230_BANNED = (
     "*.f_back",
     "*.f_code",
     "*.tb_frame",
+    "*._evaluate",
+    "*._eval_type",
     # parts of the allowed surface that run code: evaluation of string annotations, code
     # objects, private helpers (``dataclasses._create_fn`` execs its text), the json CLI
     "typing.get_type_hints",

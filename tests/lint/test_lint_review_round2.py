@@ -86,3 +86,68 @@ def test_relative_dunder_import_in_sealed_module_resolves(tmp_path: Path) -> Non
     found = _lint(tmp_path, {SEALED: '__import__("os", level=0)\nn = 1\n'
                                      '__import__("x", None, None, [], n)\n'})
     assert {"ST102", "ST301"} <= set(_codes(found, SEALED))
+
+
+# -- C11: a first-party module named like a banned standard-library module ---------------------
+def test_first_party_module_named_like_stdlib_is_not_the_stdlib_module(tmp_path: Path) -> None:
+    boundary = BOUNDARY + 'allowed_imports = ["pkg.random", "pkg.time_utils"]\n'
+    found = _lint(tmp_path, {
+        "src/pkg/random.py": "def choice(x): return x[0]\n",
+        "src/pkg/time_utils.py": "def now(): return 0\n",
+        SEALED: """
+            from . import random
+            from .random import choice
+            from pkg import time_utils
+            from .time_utils import now
+            random.choice([1])
+            choice([1])
+            now()
+            time_utils.now()
+        """,
+    }, boundary=boundary)
+    assert found == []
+
+
+def test_first_party_module_reexporting_a_banned_module_is_still_reported(
+        tmp_path: Path) -> None:
+    boundary = BOUNDARY + 'allowed_imports = ["pkg.random"]\n'
+    found = _lint(tmp_path, {
+        "src/pkg/random.py": "import os\n",
+        SEALED: "from . import random\nrandom.os.system('x')\n",
+    }, boundary=boundary)
+    assert _codes(found, SEALED) == ["ST201"]
+    assert "banned module os" in found[0].message
+
+
+# -- B6 / B9: banned modules under other names; private forward-reference evaluation ------------
+@pytest.mark.parametrize(("source", "reached"), [
+    ('import enum\nenum.bltns.open("f", "w")\n', "module builtins"),
+    ('import collections.abc\ncollections._sys.modules["os"]\n', "module sys"),
+    ('import typing\ntyping.collections._sys.stdout.write("x")\n', "module sys"),
+    ('import json\njson.codecs.open("f", "w")\n', "module codecs"),
+    ('import typing\ntyping.warnings.warn("x")\n', "module warnings"),
+    ("import dataclasses\nF = dataclasses.types.FunctionType\n", "name types.FunctionType"),
+    ("import typing\nC = typing.types.CodeType\n", "name types.CodeType"),
+])
+def test_banned_module_reached_under_another_name(
+        tmp_path: Path, source: str, reached: str) -> None:
+    found = _lint(tmp_path, {SEALED: source})
+    assert len(found) == 1
+    assert found[0].code in ("ST201", "ST202")
+    assert f"reaches banned {reached} through another module" in found[0].message
+
+
+def test_codecs_and_warnings_are_banned(tmp_path: Path) -> None:
+    found = _lint(tmp_path, {SEALED: "import codecs\nimport warnings\n"})
+    assert _codes(found, SEALED) == ["ST102", "ST102"]
+
+
+@pytest.mark.parametrize("source", [
+    'import typing\ntyping.Optional["x"].__args__[0]._evaluate({}, {}, frozenset())\n',
+    'import typing\nT = typing.TypeVar("T", bound="x")\nT.__bound__._evaluate({}, {}, None)\n',
+    "def f(t):\n    return t._eval_type\n",
+])
+def test_private_forward_reference_evaluation_is_banned(tmp_path: Path, source: str) -> None:
+    found = _lint(tmp_path, {SEALED: source})
+    assert any(f.code in ("ST201", "ST202") and ("_evaluate" in f.message
+                                                  or "_eval_type" in f.message) for f in found)

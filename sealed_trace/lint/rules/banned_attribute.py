@@ -25,7 +25,7 @@ class BannedAttribute:
         for ref in ctx.facts.refs:
             if ref.call or not ctx.counts(ref.type_checking):
                 continue
-            message = banned_ref_message(ctx.boundary, ref.qname, ref.via)
+            message = banned_ref_message(ctx.boundary, ref.qname, ref.via, ctx.first_party)
             if message is not None:
                 yield ctx.finding(ref.line, ref.column, self.code, f"reference to {message}",
                                   ref.qname)

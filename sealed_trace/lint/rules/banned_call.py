@@ -26,13 +26,15 @@ def describe(via: str) -> str:
     return ""
 
 
-def banned_ref_message(boundary: Boundary, qname: str, via: str) -> str | None:
+def banned_ref_message(boundary: Boundary, qname: str, via: str,
+                       first_party: frozenset[str] = frozenset()) -> str | None:
     """What is banned about a reference to ``qname`` (a message tail), or None."""
     if boundary.is_banned(qname):
         return f"banned {qname}{describe(via)}"
-    module = reexported_module(boundary, qname)
+    module = reexported_module(boundary, qname, first_party)
     if module is not None:
-        return (f"{qname}{describe(via)}, which reaches banned module {module} through "
+        kind = "name" if "." in module else "module"
+        return (f"{qname}{describe(via)}, which reaches banned {kind} {module} through "
                 "another module")
     return None
 
@@ -48,7 +50,7 @@ class BannedCall:
         for ref in ctx.facts.refs:
             if not ref.call or not ctx.counts(ref.type_checking):
                 continue
-            message = banned_ref_message(ctx.boundary, ref.qname, ref.via)
+            message = banned_ref_message(ctx.boundary, ref.qname, ref.via, ctx.first_party)
             if message is not None:
                 yield ctx.finding(ref.line, ref.column, self.code, f"call of {message}",
                                   ref.qname)

@@ -54,17 +54,51 @@ def _public_names_banned(boundary: Boundary, module: str) -> bool:
     return False
 
 
-def reexported_module(boundary: Boundary, qualified_name: str) -> str | None:
+#: Attribute names under which standard-library modules hold other modules without their
+#: names (``enum.bltns`` is ``builtins``); leading underscores are stripped besides
+#: (``collections._sys`` is ``sys``, ``typing._io`` would be ``io``).
+_MODULE_ALIASES = {
+    "bltns": "builtins",
+    "_imp": "importlib",
+    "_bootstrap": "importlib",
+    "_bootstrap_external": "importlib",
+}
+
+
+@lru_cache(maxsize=64)
+def _pattern_tops(banned: tuple[str, ...]) -> frozenset[str]:
+    """Top-level module names of every banned pattern (``types`` of ``types.CodeType``)."""
+    return frozenset(p.split(".", 1)[0] for p in banned if p.split(".", 1)[0].isidentifier())
+
+
+def reexported_module(boundary: Boundary, qualified_name: str,
+                      first_party: frozenset[str] = frozenset()) -> str | None:
     """The banned module a qualified name reaches as an attribute of another module
-    (``dataclasses.sys.modules`` reaches ``sys``), or None."""
+    (``dataclasses.sys.modules`` reaches ``sys``; ``enum.bltns`` and ``collections._sys`` the
+    same under other names), or the banned name it reaches through a module re-exported by
+    another (``dataclasses.types.FunctionType``), or None.
+
+    A part that, with what precedes it, names a ``first_party`` module is that module, not the
+    standard-library module of the same name (``pkg.random``)."""
     names = _banned_module_names(boundary.banned, boundary.allowed_imports)
-    for part in qualified_name.split(".")[1:]:
-        if part in names:
-            return part
+    tops = _pattern_tops(boundary.banned)
+    parts = qualified_name.split(".")
+    for index in range(1, len(parts)):
+        if first_party and ".".join(parts[: index + 1]) in first_party:
+            continue
+        part = parts[index]
+        for candidate in (part, part.lstrip("_"), _MODULE_ALIASES.get(part)):
+            if candidate and candidate in names:
+                return candidate
+        if index + 1 < len(parts) and part in tops:
+            suffix = ".".join(parts[index:])
+            if boundary.is_banned(suffix):
+                return suffix
     return None
 
 
-def import_ban_reason(boundary: Boundary, fact: ImportFact) -> str | None:
+def import_ban_reason(boundary: Boundary, fact: ImportFact,
+                      first_party: frozenset[str] = frozenset()) -> str | None:
     """Why the import is banned (a message tail), or None when it is not."""
     if not fact.module:
         return None
@@ -84,10 +118,14 @@ def import_ban_reason(boundary: Boundary, fact: ImportFact) -> str | None:
     if boundary.module_is_banned(fact.module):
         return "imports a banned name"
     full = fact.module if fact.name is None else f"{fact.module}.{fact.name}"
-    module = reexported_module(boundary, full)
+    module = reexported_module(boundary, full, first_party)
     if module is not None:
-        return f"imports banned module {module} through another module"
+        return f"imports banned {_kind(module)} {module} through another module"
     return None
+
+
+def _kind(reached: str) -> str:
+    return "name" if "." in reached else "module"
 
 
 def import_is_banned(boundary: Boundary, fact: ImportFact) -> bool:
@@ -108,7 +146,7 @@ class BannedImport:
         for fact in ctx.facts.imports:
             if not ctx.counts(fact.type_checking):
                 continue
-            why = import_ban_reason(ctx.boundary, fact)
+            why = import_ban_reason(ctx.boundary, fact, ctx.first_party)
             if why is not None:
                 yield ctx.finding(fact.line, fact.column, self.code, f"`{fact.text}` {why}",
                                   fact.text)

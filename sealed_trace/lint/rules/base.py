@@ -36,7 +36,8 @@ class ReverseEdge:
 class RuleContext:
     """What a rule sees: the file (``path``, ``module``, ``facts``, decoded ``text`` when read
     in this run), the ``boundary`` judged, the file's ``role`` and, for upstream files, the
-    ``reverse_edges`` into the sealed module computed from the first-party import graph."""
+    ``reverse_edges`` into the sealed module computed from the first-party import graph, and
+    the ``first_party`` module names."""
 
     path: str
     module: str | None
@@ -45,6 +46,8 @@ class RuleContext:
     role: str
     text: str | None = None
     reverse_edges: tuple[ReverseEdge, ...] = ()
+    #: every first-party module of the source roots (``pkg.random`` is not ``random``)
+    first_party: frozenset[str] = frozenset()
 
     def finding(self, line: int, column: int, code: str, message: str, anchor: str) -> Finding:
         """Build a finding of this file and boundary."""
