@@ -178,6 +178,66 @@ class _Unbinds(cst.CSTVisitor):
                     self.names.add(text)
 
 
+class _ClassBinds(cst.CSTVisitor):
+    """Names a class body binds other than by assignment: walrus targets, ``for`` targets,
+    ``import ... as name``, ``with ... as name`` (not inside nested functions, classes,
+    lambdas or comprehensions, which have scopes of their own)."""
+
+    def __init__(self, root: cst.ClassDef) -> None:
+        super().__init__()
+        self.root = root
+        self.names: list[cst.Name] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return node is self.root
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ListComp(self, node: cst.ListComp) -> bool:
+        return False
+
+    def visit_SetComp(self, node: cst.SetComp) -> bool:
+        return False
+
+    def visit_DictComp(self, node: cst.DictComp) -> bool:
+        return False
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
+        return False
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.names.extend(_names_in_target(node.target))
+
+    def visit_For(self, node: cst.For) -> None:
+        self.names.extend(_names_in_target(node.target))
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self.names.extend(_names_in_target(node.asname.name))
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            if alias.asname is not None:
+                self.names.extend(_names_in_target(alias.asname.name))
+            elif isinstance(alias.name, cst.Name):
+                self.names.append(alias.name)
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if isinstance(node.names, cst.ImportStar):
+            return False
+        for alias in node.names:
+            if alias.asname is not None:
+                self.names.extend(_names_in_target(alias.asname.name))
+            elif isinstance(alias.name, cst.Name):
+                self.names.append(alias.name)
+        return False
+
+
 class _Collector(cst.CSTVisitor):
     METADATA_DEPENDENCIES = (PositionProvider, QualifiedNameProvider, ScopeProvider)
 
@@ -202,6 +262,10 @@ class _Collector(cst.CSTVisitor):
         self._rebound: set[str] = set()
         self._tc_tampered = False
         self._methods: dict[int, tuple[str, str]] = {}
+        #: classes defined in the module (``R.score = 1`` after the class adds a field), and
+        #: those that are enums (their members are constants, not fields)
+        self._class_names: set[str] = set()
+        self._enum_classes: set[str] = set()
         self._method_stack: list[tuple[str, str]] = []
 
     # -- helpers ---------------------------------------------------------------------------
@@ -512,6 +576,9 @@ class _Collector(cst.CSTVisitor):
             return
         if self._resolve(target) & _TYPE_CHECKING:
             self._tamper(target)
+        if isinstance(target.value, cst.Name) and target.value.value in self._class_names:
+            self._field(target.attr, target.attr.value, target.value.value,
+                        "class attribute (assigned outside the class)")
         if self._method_stack and isinstance(target.value, cst.Name):
             record, self_name = self._method_stack[-1]
             if target.value.value == self_name:
@@ -581,6 +648,31 @@ class _Collector(cst.CSTVisitor):
         records = {_CALL_RECORDS[c] for c in callee if c in _CALL_RECORDS}
         if records:
             self._call_record(node, sorted(records)[0])
+        if "builtins.type" in callee and len(node.args) == 3:
+            self._namespace_record(node, _arg(node, 2, "dict"), "type()")
+        if "types.SimpleNamespace" in callee:
+            self._namespace_record(node, _arg(node, 0, "mapping")
+                                   if node.args and node.args[0].keyword is None else None,
+                                   "SimpleNamespace")
+
+    def _namespace_record(self, node: cst.Call, namespace: cst.BaseExpression | None,
+                          kind: str) -> None:
+        """Fields of ``type(name, bases, {...})`` / ``SimpleNamespace({...}, k=v)``: literal
+        dict keys and keywords; anything else is a computed field list."""
+        name_arg = _arg(node, 0, "name") if kind == "type()" else None
+        record = (_literal(name_arg) if name_arg is not None else None) or f"<{kind}>"
+        computed = False
+        if isinstance(namespace, cst.Dict):
+            computed = self._dict_fields(namespace, record, kind)
+        elif namespace is not None:
+            computed = True
+        for a in node.args:
+            if a.star:
+                computed = True
+            elif a.keyword is not None and kind != "type()":
+                self._field(a.keyword, a.keyword.value, record, kind)
+        if computed:
+            self._computed(node, f"{kind} {record}")
 
     def _setattr(self, node: cst.Call) -> None:
         """``setattr(obj, "name", v)``: a write to ``TYPE_CHECKING``, or an instance attribute
@@ -591,6 +683,11 @@ class _Collector(cst.CSTVisitor):
         text = _literal(attr)
         if text == "TYPE_CHECKING":
             self._tamper(node)
+        if isinstance(obj, cst.Name) and obj.value in self._class_names:
+            if text is None:
+                self._computed(node, f"{obj.value} (setattr)")
+            else:
+                self._field(attr, text, obj.value, "class attribute (set by setattr)")
         if self._method_stack and isinstance(obj, cst.Name):
             record, self_name = self._method_stack[-1]
             if obj.value == self_name:
@@ -714,12 +811,25 @@ class _Collector(cst.CSTVisitor):
                 kind = "dataclass"
             elif names & _ATTRS:
                 kind = "attrs class"
+        enum = False
         for base in node.bases:
             for q in self._resolve(base.value):
                 if q in _BASES:
                     kind = _BASES[q]
+                if q.startswith("enum."):
+                    enum = True
+            if isinstance(base.value, cst.Name) and base.value.value in self._enum_classes:
+                enum = True
         record = node.name.value
+        self._class_names.add(record)
+        if enum:
+            self._enum_classes.add(record)
+            kind = "enum"
         self._class_level(node.body, record, kind)
+        binds = _ClassBinds(node)
+        node.body.visit(binds)
+        for name in binds.names:
+            self._field(name, name.value, record, "class attribute")
 
     def _class_level(self, node: cst.CSTNode, record: str, kind: str) -> None:
         """Walk a class body, through ``if``/``try``/``with``/``for``/``while``/``match``
@@ -757,6 +867,9 @@ class _Collector(cst.CSTVisitor):
                     self._special(name.value, small.value, record)
         elif isinstance(small, cst.Assign):
             for target in small.targets:
+                self._annotations_item(target.target, record)
+                if kind == "enum":
+                    continue  # enum members are constants, not fields
                 for name in _names_in_target(target.target):
                     if self._special(name.value, small.value, record):
                         continue
@@ -771,8 +884,22 @@ class _Collector(cst.CSTVisitor):
                         what = "property"
                     self._field(name, name.value, record, what)
         elif (isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name)
+              and kind != "enum"
               and not self._special(small.target.value, small.value, record)):
                 self._field(small.target, small.target.value, record, "class attribute")
+
+    def _annotations_item(self, target: cst.BaseExpression, record: str) -> None:
+        """``__annotations__["name"] = type`` in a class body declares a field."""
+        if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name)
+                and target.value.value == "__annotations__"):
+            return
+        key = None
+        if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
+            key = _literal(target.slice[0].slice.value)
+        if key is None:
+            self._computed(target, f"{record}.__annotations__")
+        else:
+            self._field(target, key, record, "__annotations__")
 
     def _special(self, name: str, value: cst.BaseExpression, record: str) -> bool:
         """``__slots__`` and ``__annotations__`` declare fields through their contents."""

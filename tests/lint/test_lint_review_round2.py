@@ -151,3 +151,30 @@ def test_private_forward_reference_evaluation_is_banned(tmp_path: Path, source: 
     found = _lint(tmp_path, {SEALED: source})
     assert any(f.code in ("ST201", "ST202") and ("_evaluate" in f.message
                                                   or "_eval_type" in f.message) for f in found)
+
+
+# -- B10: enum members are constants; fields bound in other ways -------------------------------
+@pytest.mark.parametrize("source", [
+    "import enum\nclass Kind(enum.Enum):\n    ANSWER = 'answer'\n    PRIORITY_HIGH = 'p'\n",
+    "import enum\nclass Level(enum.IntEnum):\n    SCORE = 1\n",
+    "from enum import Enum\nclass Kind(str, Enum):\n    RANK = 'rank'\n",
+    "import enum\nclass Base(enum.Flag):\n    pass\nclass Kind(Base):\n    SCORE = 1\n",
+    "import enum\nE = enum.Enum('E', 'answer rank')\n",
+])
+def test_enum_members_are_not_fields(tmp_path: Path, source: str) -> None:
+    assert _lint(tmp_path, {SEALED: source}) == []
+
+
+@pytest.mark.parametrize(("source", "name"), [
+    ("class R:\n    (score := 1)\n", "score"),
+    ("class R:\n    for rank in range(1):\n        pass\n", "rank"),
+    ("class R:\n    import json as answer\n", "answer"),
+    ("class R:\n    x: int\n    __annotations__['rank'] = int\n", "rank"),
+    ("class R:\n    x: int\nR.score = 1\n", "score"),
+    ("class R:\n    x: int\nsetattr(R, 'rank', 2)\n", "rank"),
+    ("R = type('R', (), {'score': 1})\n", "score"),
+    ("import types\nS = types.SimpleNamespace(rank=2)\n", "rank"),
+])
+def test_fields_bound_in_other_ways(tmp_path: Path, source: str, name: str) -> None:
+    found = _lint(tmp_path, {SEALED: source})
+    assert [f.code for f in found if f"field {name!r}" in f.message] == ["ST501"]
