@@ -91,6 +91,16 @@ _FRAME_ATTRIBUTES = frozenset({
     "_evaluate", "_eval_type",
 })
 _SETATTR = frozenset({"builtins.setattr", "builtins.object.__setattr__"})
+#: String literals that name an escape from any object to globals, builtins, code, frames or
+#: the import system: in the sealed module such a string is reported wherever it occurs
+#: (``attrgetter("__globals__")``, ``map(getattr, [f], ["__globals__"])``, ``g["__builtins__"]``).
+_ESCAPE_STRINGS = frozenset({
+    "__globals__", "__builtins__", "__subclasses__", "__code__", "__closure__", "__dict__",
+    "__getattribute__", "__loader__", "__spec__", "__self__", "__reduce__", "__reduce_ex__",
+    "__file__", "__cached__", "__import__",
+}) | _FRAME_ATTRIBUTES
+#: Callables that fetch attributes named by their string arguments.
+_ATTR_FETCHERS = frozenset({"attrgetter", "methodcaller"})
 #: Keyword arguments of the record call forms that are options, not fields.
 _RECORD_OPTIONS = frozenset({
     "typename", "fields", "field_names", "total", "rename", "defaults", "module",
@@ -238,6 +248,33 @@ class _ClassBinds(cst.CSTVisitor):
         return False
 
 
+class _Sources(cst.CSTVisitor):
+    """What loop targets iterate and what plain names are assigned (read before the main
+    visit: a comprehension's element is visited before its ``for``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop_iters: dict[int, cst.BaseExpression] = {}
+        self.assigned: dict[int, cst.BaseExpression] = {}
+
+    def visit_For(self, node: cst.For) -> None:
+        for name in _names_in_target(node.target):
+            self.loop_iters[id(name)] = node.iter
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        for name in _names_in_target(node.target):
+            self.loop_iters[id(name)] = node.iter
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self.assigned[id(target.target)] = node.value
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.value is not None:
+            self.assigned[id(node.target)] = node.value
+
+
 class _Collector(cst.CSTVisitor):
     METADATA_DEPENDENCIES = (PositionProvider, QualifiedNameProvider, ScopeProvider)
 
@@ -265,6 +302,12 @@ class _Collector(cst.CSTVisitor):
         #: classes defined in the module (``R.score = 1`` after the class adds a field), and
         #: those that are enums (their members are constants, not fields)
         self._class_names: set[str] = set()
+        #: string literals already reported as getattr's attribute name
+        self._named_strings: set[int] = set()
+        #: loop targets (``for``, comprehensions) -> what they iterate; plain assignment
+        #: targets -> their value (for :meth:`_static_name`)
+        self._loop_iters: dict[int, cst.BaseExpression] = {}
+        self._assigned: dict[int, cst.BaseExpression] = {}
         self._enum_classes: set[str] = set()
         self._method_stack: list[tuple[str, str]] = []
 
@@ -380,6 +423,9 @@ class _Collector(cst.CSTVisitor):
             return
         unbinds = _Unbinds()
         node.visit(unbinds)
+        sources = _Sources()
+        node.visit(sources)
+        self._loop_iters, self._assigned = sources.loop_iters, sources.assigned
         top: dict[int, cst.CSTNode] = {}
         for statement in node.body:
             if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
@@ -530,6 +576,8 @@ class _Collector(cst.CSTVisitor):
         names = self._chain(node) if _dotted(node) else set()
         line, col = self._pos(node)
         tc = self._tc_depth > 0
+        if isinstance(node, cst.Name) and not call and "builtins.getattr" in names:
+            self.dynamics.append(DynamicFact(line, col, "getattr-value", "builtins.getattr"))
         if names:
             root: cst.BaseExpression = node
             while isinstance(root, cst.Attribute):
@@ -548,6 +596,48 @@ class _Collector(cst.CSTVisitor):
         else:
             for q in sorted(self._resolve(node)):
                 self.refs.append(RefFact(line, col, q, call, "getattr", tc))
+
+    def _static_name(self, attr: cst.BaseExpression) -> bool:
+        """Whether a computed attribute name is a loop variable over names fixed in the
+        module: a module constant holding a literal tuple or list of strings (or of tuples
+        that start with one; escape names among them are reported as strings), or a record's
+        ``__dataclass_fields__`` (its declared field names)."""
+        if not isinstance(attr, cst.Name):
+            return False
+        scope = self.get_metadata(ScopeProvider, attr, None)
+        if scope is None:
+            return False
+        assignments = list(scope[attr.value])
+        if not assignments:
+            return False
+        for a in assignments:
+            source = self._loop_iters.get(id(a.node)) if isinstance(a, Assignment) else None
+            if source is None or not self._static_names(source):
+                return False
+        return True
+
+    def _static_names(self, source: cst.BaseExpression) -> bool:
+        if isinstance(source, cst.Attribute):
+            return source.attr.value == "__dataclass_fields__"
+        if not isinstance(source, cst.Name):
+            return False
+        scope = self.get_metadata(ScopeProvider, source, None)
+        if scope is None:
+            return False
+        assignments = list(scope[source.value])
+        if len(assignments) != 1 or not isinstance(assignments[0], Assignment) or not (
+                isinstance(assignments[0].scope, GlobalScope)):
+            return False
+        value = self._assigned.get(id(assignments[0].node))
+        if not isinstance(value, (cst.Tuple, cst.List)):
+            return False
+        for element in value.elements:
+            item = element.value
+            if isinstance(item, (cst.Tuple, cst.List)) and item.elements:
+                item = item.elements[0].value
+            if isinstance(element, cst.StarredElement) or _literal(item) is None:
+                return False
+        return True
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -630,10 +720,16 @@ class _Collector(cst.CSTVisitor):
             )
         if "builtins.getattr" in callee:
             obj, attr = _arg(node, 0, "o"), _arg(node, 1, "name")
+            if obj is None or attr is None or any(a.star for a in node.args):
+                self.dynamics.append(DynamicFact(line, col, "computed-getattr", "<arguments>"))
             if obj is not None and attr is not None:
-                if _literal(attr) is None and self._resolve(obj):
+                if _literal(attr) is not None:
+                    self._named_strings.add(id(attr))
+                if _literal(attr) is None and not self._static_name(attr):
+                    # fail closed on any object: the name may be a dunder or a module's
                     self.dynamics.append(DynamicFact(line, col, "computed-getattr",
-                                                     sorted(self._resolve(obj))[0]))
+                                                     sorted(self._resolve(obj) or
+                                                            {"<object>"})[0]))
                 elif _literal(attr) is not None and id(node) not in self._inner:
                     for q in sorted(self._resolve(node)):
                         self.refs.append(RefFact(line, col, q, id(node) in self._callees,
@@ -643,6 +739,8 @@ class _Collector(cst.CSTVisitor):
                     self.refs.append(RefFact(line, col, f"<object>.{text}",
                                              id(node) in self._callees, "getattr",
                                              self._tc_depth > 0))
+        if any(c.rpartition(".")[2] in _ATTR_FETCHERS for c in callee):
+            self._attr_fetcher(node, sorted(callee)[0], line, col)
         if callee & _SETATTR:
             self._setattr(node)
         records = {_CALL_RECORDS[c] for c in callee if c in _CALL_RECORDS}
@@ -673,6 +771,36 @@ class _Collector(cst.CSTVisitor):
                 self._field(a.keyword, a.keyword.value, record, kind)
         if computed:
             self._computed(node, f"{kind} {record}")
+
+    def _attr_fetcher(self, node: cst.Call, callee: str, line: int, col: int) -> None:
+        """``operator.attrgetter("sys")``/``methodcaller(...)``: each literal dotted name is a
+        reference below the callee (``operator.attrgetter.sys`` reaches module ``sys``); a
+        computed one is a computed attribute fetch."""
+        args = node.args[:1] if callee.endswith("methodcaller") else node.args
+        for a in args:
+            text = _literal(a.value) if not a.star else None
+            if text is None:
+                self.dynamics.append(DynamicFact(line, col, "computed-getattr", callee))
+                continue
+            self._named_strings.add(id(a.value))
+            for part in text.split("."):
+                self.refs.append(RefFact(line, col, f"{callee}.{part}", False, "string",
+                                         self._tc_depth > 0))
+
+    def _string(self, node: cst.SimpleString | cst.ConcatenatedString) -> None:
+        if id(node) in self._named_strings:
+            return
+        value = node.evaluated_value
+        if isinstance(value, str) and value in _ESCAPE_STRINGS:
+            line, col = self._pos(node)
+            qname = "builtins.__import__" if value == "__import__" else f"<object>.{value}"
+            self.refs.append(RefFact(line, col, qname, False, "string", self._tc_depth > 0))
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self._string(node)
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
+        self._string(node)
 
     def _setattr(self, node: cst.Call) -> None:
         """``setattr(obj, "name", v)``: a write to ``TYPE_CHECKING``, or an instance attribute

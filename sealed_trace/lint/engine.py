@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
-ENGINE_VERSION = "4"
+ENGINE_VERSION = "5"
 #: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
 CACHE_FILE = "lint-v1.json"
 _MARKER = MARKER.encode()

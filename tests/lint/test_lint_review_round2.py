@@ -178,3 +178,30 @@ def test_enum_members_are_not_fields(tmp_path: Path, source: str) -> None:
 def test_fields_bound_in_other_ways(tmp_path: Path, source: str, name: str) -> None:
     found = _lint(tmp_path, {SEALED: source})
     assert [f.code for f in found if f"field {name!r}" in f.message] == ["ST501"]
+
+
+# -- B7 / B8: escape names in strings, getattr as a value, computed getattr on any object ------
+@pytest.mark.parametrize(("source", "code"), [
+    ('import operator\ng = operator.attrgetter("__globals__")(lambda: 0)\n', "ST202"),
+    ('import typing\ns = typing.operator.attrgetter("sys")(typing)\n', "ST202"),
+    ('def f(): pass\ng = next(map(getattr, [f], ["__globals__"]))\n', "ST303"),
+    ('import functools\nfunctools.reduce(getattr, ["a"], 0)\n', "ST303"),
+    ('def f(g):\n    return g["__builtins__"]\n', "ST202"),
+    ('def f(): pass\nn = "a" + "b"\ngetattr(f, n)\n', "ST303"),
+    ('import operator\nn = "a"\noperator.methodcaller(n)\n', "ST303"),
+])
+def test_escape_names_and_computed_getattr(tmp_path: Path, source: str, code: str) -> None:
+    assert code in _codes(_lint(tmp_path, {SEALED: source}), SEALED)
+
+
+def test_literal_getattr_name_is_reported_once(tmp_path: Path) -> None:
+    found = _lint(tmp_path, {SEALED: 'def f(): pass\ngetattr(f, "__globals__")\n'})
+    assert _codes(found, SEALED) == ["ST202"]
+
+
+@pytest.mark.parametrize("source", [
+    'F = (("a", 1), ("b", 2))\ndef f(g):\n    for name, _ in F:\n        getattr(g, name)\n',
+    "def f(g):\n    return {n: getattr(g, n) for n in g.__dataclass_fields__}\n",
+])
+def test_getattr_over_static_field_names_is_clean(tmp_path: Path, source: str) -> None:
+    assert _lint(tmp_path, {SEALED: source}) == []

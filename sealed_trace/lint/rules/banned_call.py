@@ -21,6 +21,8 @@ def describe(via: str) -> str:
         return f" (through local name {via[6:]!r})"
     if via == "getattr":
         return " (through getattr)"
+    if via == "string":
+        return " (named by a string literal)"
     if via == "rebound":
         return " (the module's rebinding of the name does not hide the builtin everywhere)"
     return ""

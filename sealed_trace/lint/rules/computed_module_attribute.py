@@ -14,7 +14,8 @@ _INFO = RULES["ST303"]
 
 
 class ComputedModuleAttribute:
-    """``getattr(imported_name, computed)`` in the boundary module."""
+    """``getattr(obj, computed)`` on any object, ``getattr`` passed as a value, and
+    ``attrgetter``/``methodcaller`` with a computed name, in the boundary module."""
 
     code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
     roles = frozenset({"boundary"})
@@ -26,3 +27,7 @@ class ComputedModuleAttribute:
                 yield ctx.finding(fact.line, fact.column, self.code,
                                   f"getattr on {fact.callee} with a computed attribute name",
                                   fact.callee)
+            elif fact.kind == "getattr-value":
+                yield ctx.finding(fact.line, fact.column, self.code,
+                                  "getattr used as a value (map, reduce, ...) fetches "
+                                  "attributes under names that cannot be checked", fact.callee)
