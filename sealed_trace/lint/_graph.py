@@ -49,7 +49,39 @@ _FUNC_BY_NAME = {
 #: Modules whose attributes, fetched under a computed name, may be an import function.
 _IMPORT_ROOTS = frozenset({
     "builtins", "importlib", "importlib.util", "importlib.machinery", "importlib.metadata",
-    "pkgutil", "runpy", "imp", "zipimport",
+    "pkgutil", "runpy", "imp", "zipimport", "pydoc", "importlib.resources",
+    "importlib._bootstrap", "unittest.mock", "pickle", "marshal",
+})
+#: Callables that import a module named by a string argument although they are not import
+#: functions: ``name -> (position, keywords)`` of that argument. A literal is an import of the
+#: longest known module it names (``patch("pkg.mod.attr")`` imports ``pkg.mod``); anything else
+#: that is not a module object or the module's own ``__name__``/``__package__`` is ST301.
+_STRING_IMPORTS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "pydoc.locate": (0, ("path",)),
+    "pkgutil.get_data": (0, ("package",)),
+    "importlib._bootstrap._gcd_import": (0, ("name",)),
+    "importlib._bootstrap._find_and_load": (0, ("name",)),
+    **{f"{owner}.{func}": (0, ("anchor", "package"))
+       for owner in ("importlib.resources", "importlib_resources")
+       for func in ("files", "read_text", "read_binary", "open_text", "open_binary", "path",
+                    "contents", "is_resource")},
+    **{owner + suffix: (0, ("target", "in_dict"))
+       for owner in ("unittest.mock.patch", "mock.patch")
+       for suffix in ("", ".dict", ".multiple")},
+}
+#: Method names that import their string argument whatever object they are called on
+#: (``unittest.TestLoader().loadTestsFromName("pkg.mod")``); the ``...Names`` ones take a list.
+_STRING_IMPORT_METHODS = {
+    "loadTestsFromName": (0, ("name",)),
+    "loadTestsFromNames": (0, ("names",)),
+    "_gcd_import": (0, ("name",)),
+}
+#: Callables that may import any module named inside their data (``pickle.loads`` imports the
+#: module of every global it restores): ST301 wherever they occur.
+_HIDDEN_IMPORTS = frozenset({
+    f"{owner}.{func}" for owner in ("pickle", "_pickle", "marshal", "cPickle", "dill",
+                                    "cloudpickle")
+    for func in ("load", "loads", "Unpickler")
 })
 _TYPING = ("typing", "typing_extensions")
 _BUILTINS = frozenset({"__import__", "getattr", "vars"})
@@ -362,6 +394,7 @@ class _Visitor:
         if computed is not None:
             line, col = self.pos(node)
             self.dynamics.append(DynamicFact(line, col, "computed-import", computed))
+        self._string_import(node, callee, tc)
         if not callee & _ALL_FUNCS:
             return
         line, col = self.pos(node)
@@ -374,6 +407,48 @@ class _Visitor:
             self.dynamics.append(
                 DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
             )
+
+    def _string_import(self, node: ast.Call, callee: set[str], tc: bool) -> None:
+        """Calls that import a module named by a string (:data:`_STRING_IMPORTS`) and calls
+        that may import modules named in their data (:data:`_HIDDEN_IMPORTS`)."""
+        line, col = self.pos(node)
+        hidden = callee & _HIDDEN_IMPORTS
+        if hidden:
+            self.dynamics.append(DynamicFact(line, col, "hidden-import", sorted(hidden)[0]))
+        matched = sorted(callee & _STRING_IMPORTS.keys())
+        spec: tuple[int, tuple[str, ...]] | None = None
+        func = ""
+        if matched:
+            func = matched[0]
+            spec = _STRING_IMPORTS[func]
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in _STRING_IMPORT_METHODS:
+            func = node.func.attr
+            spec = _STRING_IMPORT_METHODS[func]
+        if spec is None:
+            return
+        index, keywords = spec
+        arg: ast.expr | None = None
+        for keyword in keywords:
+            arg = _arg(node, index, keyword)
+            if arg is not None:
+                break
+        if arg is None:
+            return  # ``files()``: the calling module itself
+        items = arg.elts if (func.endswith("Names") and isinstance(arg, (ast.List, ast.Tuple))) \
+            else [arg]
+        for item in items:
+            text = _literal(item)
+            if text is not None:
+                if text.strip("."):
+                    self.imports.append(ImportFact(line, col, text.strip("."), None, "dynamic",
+                                                   tc, f"{func}({text!r})"))
+                continue
+            if isinstance(item, ast.Name) and item.id in ("__name__", "__package__"):
+                continue  # the module itself or its package: already imported
+            if isinstance(item, (ast.Name, ast.Attribute)) and self.resolve(item):
+                continue  # a module object: its reference is an edge of its own
+            self.dynamics.append(DynamicFact(line, col, "computed-import", func))
+            return
 
     def _computed_root(self, node: ast.Call, callee: set[str]) -> str | None:
         """``getattr(importlib, name)`` / ``__builtins__[name](...)``: an attribute of an

@@ -173,8 +173,12 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         """``__import__``, ``importlib.import_module``, ``importlib.__import__`` or
         ``runpy.run_module`` called with a module name that is not a literal string, or a loader
         of code by file path (``importlib.util.spec_from_file_location``, ``SourceFileLoader``,
-        ``runpy.run_path``). The lint cannot prove what such a call imports, so in the boundary
-        module and in upstream modules it is a finding in itself
+        ``runpy.run_path``), or a standard-library call that imports the module named by its
+        string argument (``pydoc.locate``, ``pkgutil.get_data``, ``importlib.resources.files``,
+        ``loadTestsFromName``, ``unittest.mock.patch``) given a non-literal one, or (upstream)
+        ``pickle``/``marshal`` loads, which import modules named in their data. The lint
+        cannot prove what such a call imports, so in the boundary module and in upstream
+        modules it is a finding in itself
         (ADR-0230 §15.2 forbids dynamic import; §5 forbids reverse dependencies however they
         are spelled).""",
         "§15.2, §5",

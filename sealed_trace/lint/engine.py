@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
-ENGINE_VERSION = "5"
+ENGINE_VERSION = "6"
 #: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
 CACHE_FILE = "lint-v1.json"
 _MARKER = MARKER.encode()
@@ -63,7 +63,8 @@ _STAR = re.compile(rb"\bimport[ \t\f\\\r\n(]*\*")
 #: Modules whose mere mention makes a file parsed: their attributes are import functions that a
 #: string can name (``getattr(importlib, "import_\x6dodule")``); ``imp`` is a whole word.
 _ROOT_WORDS = (b"importlib", b"builtins", b"pkgutil", b"runpy", b"zipimport", b"resolve_name",
-               b"find_spec")
+               b"find_spec", b"pydoc", b"locate", b"get_data", b"resources", b"loadTestsFromName",
+               b"patch", b"_gcd_import", b"_find_and_load", b"pickle", b"marshal")
 _IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 #: What may stand between a package's name and a dot that makes it name a submodule.
 _DOT_AFTER = re.compile(rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))*\.")

@@ -205,3 +205,42 @@ def test_literal_getattr_name_is_reported_once(tmp_path: Path) -> None:
 ])
 def test_getattr_over_static_field_names_is_clean(tmp_path: Path, source: str) -> None:
     assert _lint(tmp_path, {SEALED: source}) == []
+
+
+# -- A3: standard-library functions that import a module named by a string ---------------------
+@pytest.mark.parametrize("source", [
+    'import pydoc\npydoc.locate("pkg.sealed")\n',
+    'from pydoc import locate as find\nfind("pkg.sealed.x")\n',
+    'import pkgutil\npkgutil.get_data("pkg.sealed", "x.txt")\n',
+    'import importlib.resources\nimportlib.resources.files("pkg.sealed")\n',
+    'from importlib import resources\nresources.read_text("pkg.sealed", "x.txt")\n',
+    'from importlib.resources import open_text\nopen_text(package="pkg.sealed", resource="x")\n',
+    'import unittest\nunittest.defaultTestLoader.loadTestsFromName("pkg.sealed")\n',
+    'import unittest\nunittest.TestLoader().loadTestsFromNames(["os", "pkg.sealed"])\n',
+    'from unittest import mock\nmock.patch("pkg.sealed.x").start()\n',
+    'from unittest.mock import patch\npatch.dict("pkg.sealed.d", {})\n',
+    'import importlib._bootstrap as b\nb._gcd_import("pkg.sealed")\n',
+])
+def test_string_importing_stdlib_call_is_a_reverse_import(tmp_path: Path, source: str) -> None:
+    assert _codes(_lint(tmp_path, {UP: source}), UP) == ["ST401"]
+
+
+@pytest.mark.parametrize("source", [
+    'import pydoc\nn = "pkg." + "sealed"\npydoc.locate(n)\n',
+    'import importlib.resources as r\ndef f(n):\n    return r.files(n)\n',
+    'from unittest import mock\ndef f(t):\n    return mock.patch(t)\n',
+    'import pickle\npickle.loads(b"cpkg.sealed\\nx\\n.")\n',
+    'import marshal\nmarshal.loads(b"")\n',
+])
+def test_string_importing_call_with_computed_name_is_st301(tmp_path: Path, source: str) -> None:
+    assert _codes(_lint(tmp_path, {UP: source}), UP) == ["ST301"]
+
+
+@pytest.mark.parametrize("source", [
+    "import importlib.resources\nimportlib.resources.files(__package__)\n",
+    "import importlib.resources\nimportlib.resources.files()\n",
+    'import pydoc\npydoc.locate("json.dumps")\n',
+    "import json\nfrom unittest import mock\nmock.patch.object(json, 'dumps')\n",
+])
+def test_string_importing_call_of_other_modules_is_clean(tmp_path: Path, source: str) -> None:
+    assert _codes(_lint(tmp_path, {UP: source}), UP) == []

@@ -26,6 +26,10 @@ class ComputedDynamicImport:
                 yield ctx.finding(fact.line, fact.column, self.code,
                                   f"{fact.callee}() with a computed module name cannot be checked",
                                   fact.callee)
+            elif fact.kind == "hidden-import":
+                yield ctx.finding(fact.line, fact.column, self.code,
+                                  f"{fact.callee}() may import any module named in its data; "
+                                  "it cannot be checked", fact.callee)
             elif fact.kind == "path-import":
                 yield ctx.finding(fact.line, fact.column, self.code,
                                   f"{fact.callee}() loads code by file path; it cannot be checked",
