@@ -266,9 +266,11 @@ class _Visitor:
                 continue
             if isinstance(node, (ast.Attribute, ast.Name)):
                 inner: ast.expr = node
+                all_attr = False  # ``sys.modules[__name__].__all__ = ...``: computed
                 while isinstance(inner, ast.Attribute):
+                    all_attr = all_attr or inner.attr == "__all__"
                     inner = inner.value
-                if isinstance(inner, ast.Name) and inner.id == "__all__":
+                if all_attr or (isinstance(inner, ast.Name) and inner.id == "__all__"):
                     self.all_uses += 1
                 if not isinstance(inner, ast.Name):
                     stack.append((inner, tc))
@@ -276,8 +278,13 @@ class _Visitor:
                     line, col = self.pos(node)
                     refs.append((node, line, col, tc))
                 continue
+            if isinstance(node, ast.Constant) and node.value == "__all__":
+                # ``globals()["__all__"] = ...``, ``setattr(m, "__all__", ...)``: computed
+                self.all_uses += 1
             if isinstance(node, ast.Call):
                 calls.append((node, tc))
+                if any(kw.arg == "__all__" for kw in node.keywords):
+                    self.all_uses += 1  # ``globals().update(__all__=...)``
             stack.extend((child, tc) for child in ast.iter_child_nodes(node))
         self._bind_aliases()
         tc_only = self.tc_bound - self.rt_bound

@@ -244,3 +244,32 @@ def test_string_importing_call_with_computed_name_is_st301(tmp_path: Path, sourc
 ])
 def test_string_importing_call_of_other_modules_is_clean(tmp_path: Path, source: str) -> None:
     assert _codes(_lint(tmp_path, {UP: source}), UP) == []
+
+
+# -- A5: __all__ written through globals(), setattr or the module object is computed -----------
+@pytest.mark.parametrize("init", [
+    '__all__ = ["a"]\na = 1\nglobals()["__all__"] = ["sealed"]\n',
+    '__all__ = ["a"]\na = 1\nglobals().update(__all__=["sealed"])\n',
+    'a = 1\nglobals().update({"__all__": ["sealed"]})\n',
+    'import sys\n__all__ = ["a"]\na = 1\nsetattr(sys.modules[__name__], "__all__", ["sealed"])\n',
+    'import sys\n__all__ = ["a"]\na = 1\nsys.modules[__name__].__all__.append("sealed")\n',
+    'import sys\n__all__ = ["a"]\na = 1\nsys.modules[__name__].__all__ = ["sealed"]\n',
+])
+def test_all_written_indirectly_is_computed(tmp_path: Path, init: str) -> None:
+    boundary = BOUNDARY.replace('"pkg.sealed"', '"pkg.sub.sealed"')
+    found = _lint(tmp_path, {
+        "src/pkg/sub/__init__.py": init,
+        "src/pkg/sub/sealed.py": "x = 1\n",
+        UP: "from pkg.sub import *\n",
+    }, boundary=boundary)
+    assert _codes(found, UP) == ["ST401"]
+
+
+def test_literal_all_without_the_sealed_module_is_clean(tmp_path: Path) -> None:
+    boundary = BOUNDARY.replace('"pkg.sealed"', '"pkg.sub.sealed"')
+    found = _lint(tmp_path, {
+        "src/pkg/sub/__init__.py": '__all__ = ["a"]\na = 1\n',
+        "src/pkg/sub/sealed.py": "x = 1\n",
+        UP: "from pkg.sub import *\n",
+    }, boundary=boundary)
+    assert _codes(found, UP) == []
