@@ -177,8 +177,9 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         string argument (``pydoc.locate``, ``pkgutil.get_data``, ``importlib.resources.files``,
         ``loadTestsFromName``, ``unittest.mock.patch``) given a non-literal one, or (upstream)
         ``pickle``/``marshal`` loads, which import modules named in their data. The lint
-        cannot prove what such a call imports, so in the boundary module and in upstream
-        modules it is a finding in itself
+        cannot prove what such a call imports, so in the boundary module, in upstream modules
+        and in any first-party module an upstream module imports (directly or not) it is a
+        finding in itself
         (ADR-0230 §15.2 forbids dynamic import; §5 forbids reverse dependencies however they
         are spelled).""",
         "§15.2, §5",

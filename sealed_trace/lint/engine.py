@@ -19,6 +19,10 @@ Pipeline (issue 3 §5-§6; ADR-0230 §5, §7.3, §15):
    parsed. Non-ASCII files are NFKC-normalised before the
    search (Python normalises identifiers), files with a non-UTF-8 coding cookie are decoded
    first. Parsed files contribute their exact edges; ``R`` grows until nothing new is found.
+   ``R`` also starts from every parsed module outside a boundary and its upstream that holds a
+   dynamic import the lint cannot resolve (such a module is parsed, as it names an import
+   function): when an upstream module reaches one, that module's ST301 findings are reported
+   (role ``reached``), since it may import the sealed module on upstream's behalf.
 3. **Parse** candidates with libcst (``_extract``), in parallel over the cores when worth it;
    facts are cached by content hash (+ module name and engine version).
 4. **Judge** facts against each boundary with the rules, apply suppressions, sort.
@@ -83,6 +87,8 @@ _SPELLED_GAP = tuple(
 _SPELLED_TIGHT = tuple(
     re.compile(quote + rb"[\"']*[rRuUbBfF]{0,2}[\"']") for quote in (b'"', b"'")
 )
+#: Dynamic-fact kinds of an import the lint cannot resolve (ST301).
+_HIDDEN_KINDS = frozenset({"computed-import", "path-import", "hidden-import"})
 _WORDISH = re.compile(rb"[A-Za-z0-9_.]")
 
 
@@ -626,7 +632,26 @@ class _Run:
 
     def _reach(self, b: Boundary) -> dict[str, str | None]:
         """Modules reaching ``b``'s sealed module: ``{module: next hop (None for sealed)}``."""
-        sealed = [m for m in self.modules if b.seals(m)]
+        return self._reach_from([m for m in self.modules if b.seals(m)], b)
+
+    def _hidden(self, b: Boundary) -> list[tuple[str, str]]:
+        """Parsed modules outside ``b`` and its upstream whose dynamic imports the lint cannot
+        resolve (ST301 kinds), as ``(module, path)``: an upstream module that imports one may
+        reach anything."""
+        out: list[tuple[str, str]] = []
+        for path, facts in self.facts.items():
+            module = self.by_path[path].file.module
+            if (module is None or facts.error is not None or b.seals(module)
+                    or b.is_upstream(module)):
+                continue
+            if any(f.kind in _HIDDEN_KINDS for f in facts.dynamics):
+                out.append((module, path))
+        return sorted(out)
+
+    def _reach_from(self, sealed: Iterable[str], b: Boundary) -> dict[str, str | None]:
+        """Modules reaching one of ``sealed`` over the parsed files' edges (never through a
+        module ``b`` seals): ``{module: next hop (None for the start)}``."""
+        sealed = list(sealed)
         reverse: dict[str, list[str]] = {}
         for path in self.facts:
             module = self.by_path[path].file.module
@@ -676,7 +701,10 @@ class _Run:
             words: set[tuple[bytes, bool]] = set()
             packages: set[str] = set()
             for b in self.config.boundaries:
-                for reaching in self._reach(b):
+                # modules reaching the sealed module, and modules reaching a module with a
+                # dynamic import the lint cannot resolve (ST301 there when upstream reaches it)
+                hidden = [m for m, _ in self._hidden(b)]
+                for reaching in [*self._reach(b), *self._reach_from(hidden, b)]:
                     is_package = reaching in self.packages
                     # ``import pkg.sealed.anything`` (even a missing submodule, or
                     # ``pkg.sealed.__init__``) runs a sealed package: its name followed by a
@@ -738,6 +766,19 @@ class _Run:
                 found = per_file.setdefault(path, [])
                 for rule in self.rules:
                     if role in rule.roles:
+                        found.extend(self._check(rule, ctx))
+            for module, path in self._hidden(b):
+                if not self._is_selected(path):
+                    continue
+                upstream = sorted(m for m in self._reach_from([module], b)
+                                  if m != module and b.is_upstream(m))
+                if not upstream:
+                    continue
+                ctx = RuleContext(path, module, self.facts[path], b, "reached",
+                                  self.by_path[path].text, (), first_party, upstream[0])
+                found = per_file.setdefault(path, [])
+                for rule in self.rules:
+                    if "reached" in rule.roles:
                         found.extend(self._check(rule, ctx))
         for path, facts in self.facts.items():
             if self._is_selected(path) and facts.error is None:

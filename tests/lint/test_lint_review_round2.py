@@ -273,3 +273,44 @@ def test_literal_all_without_the_sealed_module_is_clean(tmp_path: Path) -> None:
         UP: "from pkg.sub import *\n",
     }, boundary=boundary)
     assert _codes(found, UP) == []
+
+
+# -- A4: a computed dynamic import in a first-party module that upstream imports ----------------
+LAZY = "import importlib\ndef load(n):\n    return importlib.import_module(n)\n"
+
+
+@pytest.mark.parametrize("up", [
+    'import lazy\nlazy.load("pkg.sealed")\n',
+    'import lazy\nlazy.load("pkg." + "sealed")\n',
+    "from pkg import middle\n",  # transitively: pkg.up -> pkg.middle -> lazy
+])
+def test_computed_import_in_a_module_upstream_imports_is_st301(
+        tmp_path: Path, up: str) -> None:
+    boundary = BOUNDARY.replace('upstream = ["pkg.*"]', 'upstream = ["pkg.up"]')
+    found = _lint(tmp_path, {
+        "src/lazy.py": LAZY,
+        "src/pkg/middle.py": "import lazy\n",
+        UP: up,
+    }, boundary=boundary)
+    reached = [f for f in found if f.path == "src/lazy.py"]
+    assert [f.code for f in reached] == ["ST301"]
+    assert "imported by upstream module pkg.up" in reached[0].message
+
+
+def test_computed_import_in_a_module_upstream_does_not_import_is_clean(tmp_path: Path) -> None:
+    boundary = BOUNDARY.replace('upstream = ["pkg.*"]', 'upstream = ["pkg.up"]')
+    found = _lint(tmp_path, {
+        "src/lazy.py": LAZY,
+        "src/other.py": "import lazy\n",
+        "src/pkg/middle.py": "import lazy\n",
+        UP: "import json\n",
+    }, boundary=boundary)
+    assert found == []
+
+
+def test_computed_import_reached_only_through_the_sealed_module_is_not_reported(
+        tmp_path: Path) -> None:
+    boundary = BOUNDARY.replace('upstream = ["pkg.*"]', 'upstream = ["pkg.up"]')
+    found = _lint(tmp_path, {"src/lazy.py": LAZY, SEALED: "x = 1\n", UP: "y = 2\n"},
+                  boundary=boundary)
+    assert _codes(found, "src/lazy.py") == []

@@ -1,7 +1,9 @@
 """The rule interface (libcst-free): a rule judges one file's facts against one boundary.
 
 A rule is any object with ``code`` (``ST201``), ``name`` (``banned-call``), ``summary``,
-``explanation``, ``roles`` (a subset of ``{"boundary", "upstream"}``: which files it checks)
+``explanation``, ``roles`` (a subset of ``{"boundary", "upstream", "reached"}``: which files
+it checks; ``reached`` is a first-party module outside the boundary and its upstream that an
+upstream module imports, directly or not, and that holds a dynamic import the lint cannot see)
 and ``check(ctx) -> Iterable[Finding]``. Built-in rules live one per module in this package;
 plugins add rules through the ``sealed_trace_lint_rules`` hook (:mod:`sealed_trace.hookspecs`).
 """
@@ -48,6 +50,8 @@ class RuleContext:
     reverse_edges: tuple[ReverseEdge, ...] = ()
     #: every first-party module of the source roots (``pkg.random`` is not ``random``)
     first_party: frozenset[str] = frozenset()
+    #: for a ``reached`` file: an upstream module that imports it, directly or not
+    reached_from: str = ""
 
     def finding(self, line: int, column: int, code: str, message: str, anchor: str) -> Finding:
         """Build a finding of this file and boundary."""

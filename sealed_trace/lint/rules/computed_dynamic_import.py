@@ -14,13 +14,23 @@ _INFO = RULES["ST301"]
 
 
 class ComputedDynamicImport:
-    """A dynamic import whose module name is not a literal, in the boundary or upstream."""
+    """A dynamic import whose module name is not a literal, in the boundary or upstream, or in
+    a first-party module that an upstream module imports (directly or not)."""
 
     code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary", "upstream"})
+    roles = frozenset({"boundary", "upstream", "reached"})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST301 findings of ``ctx``'s file (see the class docstring)."""
+        for finding in self._check(ctx):
+            if ctx.role == "reached":
+                yield ctx.finding(finding.line, finding.column, finding.code,
+                                  f"{finding.message} (imported by upstream module "
+                                  f"{ctx.reached_from})", finding.anchor)
+            else:
+                yield finding
+
+    def _check(self, ctx: RuleContext) -> Iterator[Finding]:
         for fact in ctx.facts.dynamics:
             if fact.kind == "computed-import":
                 yield ctx.finding(fact.line, fact.column, self.code,
