@@ -314,3 +314,32 @@ def test_computed_import_reached_only_through_the_sealed_module_is_not_reported(
     found = _lint(tmp_path, {"src/lazy.py": LAZY, SEALED: "x = 1\n", UP: "y = 2\n"},
                   boundary=boundary)
     assert _codes(found, "src/lazy.py") == []
+
+
+# -- D: unmatched module/upstream reported alongside many other problems (probe c1) -------------
+def test_unmatched_module_and_pattern_reported_with_structural_errors(tmp_path: Path) -> None:
+    from sealed_trace.lint.config import ConfigError
+
+    _write(tmp_path, "src/pkg/sealed.py", "x = 1\n")
+    _write(tmp_path, "pyproject.toml", """
+        [tool.sealed_trace]
+        source_roots = ["src"]
+        exlude = []
+        jobs = "4"
+        [[tool.sealed_trace.boundary]]
+        name = "b"
+        modul = "pkg.sealed"
+        module = "pkg.nothing"
+        preset = "adr0230"
+        upstream = ["zzz.*"]
+        banned = ["os..x", 3]
+        allowed_imports = "json"
+        type_checking_imports = "never"
+        """)
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path / "pyproject.toml")
+    text = "\n".join(info.value.problems)
+    for bad in ("'modul'", "'adr0230'", "'never'"):
+        assert bad in text
+    assert "module 'pkg.nothing' matches no module" in text
+    assert "upstream pattern 'zzz.*' matches no module" in text
