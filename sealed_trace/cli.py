@@ -23,9 +23,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from sealed_trace import __version__
-from sealed_trace.episode_json import OUTCOME_FORMAT, DocumentError, encode_outcome, seal_document
 from sealed_trace.reasons import REASON_CODES, markdown_table
-from sealed_trace.trace import PracticeDisposition, SealedPracticeTrace
 
 __all__ = ["main"]
 
@@ -60,6 +58,10 @@ def _read(path: str) -> bytes:
 
 
 def _seal_bytes(path: str) -> tuple[bytes, bool]:
+    # The sealer loads only for the commands that seal: `lint` and `explain` start faster.
+    from sealed_trace.episode_json import DocumentError, encode_outcome, seal_document
+    from sealed_trace.trace import SealedPracticeTrace
+
     data = _read(path)
     try:
         outcome = seal_document(data)
@@ -86,6 +88,8 @@ def _cmd_seal(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    from sealed_trace.episode_json import OUTCOME_FORMAT
+
     expected = _read(args.outcome)
     try:
         document = json.loads(expected.decode("utf-8"))
@@ -108,6 +112,8 @@ def explain(code: str) -> str | None:
     if code in REASON_CODES:
         family, meaning = REASON_CODES[code]
         return f"{code} ({family}): {meaning}"
+    from sealed_trace.trace import PracticeDisposition
+
     if code in {d.value for d in PracticeDisposition}:
         family = "sealed trace" if code.startswith("sealed_") else "trace refusal"
         codes = sorted(c for c, (f, _) in REASON_CODES.items() if f == code)
