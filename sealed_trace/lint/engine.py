@@ -85,7 +85,7 @@ _SPELLED_GAP = tuple(
     for quote in (b'"', b"'")
 )
 _SPELLED_TIGHT = tuple(
-    re.compile(quote + rb"[\"']*[rRuUbBfF]{0,2}[\"']") for quote in (b'"', b"'")
+    re.compile(quote + rb"[\"']*[rRuUbBfF]{0,2}[\"'](?=[A-Za-z0-9_.])") for quote in (b'"', b"'")
 )
 #: Dynamic-fact kinds of an import the lint cannot resolve (ST301).
 _HIDDEN_KINDS = frozenset({"computed-import", "path-import", "hidden-import"})
@@ -99,9 +99,9 @@ def _spelled(scan: bytes) -> bool:
     if _SPELLED_ESCAPE.search(scan) or any(rx.search(scan) for rx in _SPELLED_GAP):
         return True
     for rx in _SPELLED_TIGHT:  # ``"ab""cd"``: quotes between word characters
-        for match in rx.finditer(scan):
-            start, end = match.start(), match.end()
-            if start and _WORDISH.match(scan, start - 1) and _WORDISH.match(scan, end):
+        for match in rx.finditer(scan):  # the word character after is in the pattern
+            start = match.start()
+            if start and _WORDISH.match(scan, start - 1):
                 return True
     return False
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")

@@ -253,3 +253,12 @@ def test_unmatched_patterns_are_reported_with_a_missing_root(tmp_path: Path) -> 
 def test_syntax_error_in_a_file_that_could_reach_the_sealed_module(tmp_path: Path) -> None:
     codes = _codes(tmp_path, {UP: "from pkg import sealed\ndef (:\n"}, UP)
     assert codes == {("ST001", 2)}
+
+
+def test_adjacent_literals_with_a_prefix_letter_in_between_are_seen() -> None:
+    """``'a''b'`` must not be hidden by a prefix-like letter inside the second literal."""
+    from sealed_trace.lint.engine import _spelled
+
+    assert _spelled(b"getattr(m, 'import_mod''b')")
+    assert _spelled(b'x = "ab""cd"')
+    assert not _spelled(b'"""docstring"""\nx = ""\n')
