@@ -147,9 +147,6 @@ def exact_tuple(value: object) -> tuple[object, ...] | Bad:
     return tuple.__getitem__(cast(tuple[object, ...], value), slice(None))
 
 
-_read_tuple = exact_tuple
-
-
 # A simple kind turns one attribute value into its normalised form, or BAD.
 Check = Callable[[object], object]
 
@@ -201,7 +198,7 @@ def _enum(cls: type[Enum]) -> Check:
 
 def _tuple_of(check: Check) -> Check:
     def read(value: object) -> object:
-        items = _read_tuple(value)
+        items = exact_tuple(value)
         if isinstance(items, Bad):
             return BAD
         out = list(map(check, items))
@@ -226,7 +223,7 @@ def _facts(value: object) -> object:
 
 
 def _pair(value: object) -> object:
-    items = _read_tuple(value)
+    items = exact_tuple(value)
     if isinstance(items, Bad) or len(items) != 2:
         return BAD
     name, version = _text(items[0]), _text(items[1])
@@ -270,9 +267,10 @@ def _bulk_ids(column: list[object]) -> bool:
 
 
 def _bulk_texts(column: list[object]) -> bool:
-    return _only(str, column) and "".join(column).isascii() and all(  # type: ignore[arg-type]
-        map(str.strip, column)  # type: ignore[arg-type]
-    )
+    if not _only(str, column):
+        return False
+    texts = cast(list[str], column)
+    return "".join(texts).isascii() and all(map(str.strip, texts))
 
 
 def _bulk_strs(column: list[object]) -> bool:
@@ -294,8 +292,9 @@ ID_OR_NONE = Kind("null or 64 lowercase hex characters", _nullable(_identity))
 TEXT = Kind("a non-empty string", _text, bulk=_bulk_texts)
 TEXT_OR_NONE = Kind("null or a non-empty string", _nullable(_text))
 STR = Kind("a string", read_str, bulk=_bulk_strs)
-INT = Kind("an int (not a bool) in the signed 64-bit range", _read_int,
-           bulk=_bulk_ints(-MAX_ABS_INT))
+INT = Kind(
+    "an int (not a bool) in the signed 64-bit range", _read_int, bulk=_bulk_ints(-MAX_ABS_INT)
+)
 NAT = Kind("a non-negative int (not a bool)", _natural, bulk=_bulk_ints(0))
 INT_OR_NONE = Kind("an int or null", _nullable(_read_int))
 BOOL = Kind("a bool", _bool, bulk=lambda column: _only(bool, column))
@@ -387,7 +386,7 @@ def _span(value: object) -> SourceSpan | Bad:
 
 
 def _read_spans(value: object, problems: Problems, where: str) -> object:
-    items = _read_tuple(value)
+    items = exact_tuple(value)
     if isinstance(items, Bad):
         problems.add("malformed_evidence_span", f"{where} is not a tuple of spans")
         return BAD
@@ -424,7 +423,7 @@ def _nested(schema: RecordSchema) -> Kind:
 
 def _nested_tuple(schema: RecordSchema) -> Kind:
     def read(value: object, problems: Problems, where: str) -> object:
-        items = _read_tuple(value)
+        items = exact_tuple(value)
         if isinstance(items, Bad):
             problems.add(schema.code, f"{where} is not a tuple of {schema.label} records")
             return BAD
@@ -435,7 +434,7 @@ def _nested_tuple(schema: RecordSchema) -> Kind:
         return tuple(record for record, _ in reads)
 
     def fast(value: object) -> object:
-        items = _read_tuple(value)
+        items = exact_tuple(value)
         if isinstance(items, Bad):
             return BAD
         out = read_many_fast(items, schema)
