@@ -76,6 +76,7 @@ SEAL_FINDINGS = (
 
 _SUMMARY = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)")
 _FINDING = re.compile(r"^\S+\.py:\d+:\d+ ST\d{3} .*$")
+_SECTION = re.compile(r"^=+ (.*?) =+$")
 
 
 def write_files(pytester: pytest.Pytester, files: dict[str, str]) -> None:
@@ -97,5 +98,17 @@ def summary(result: pytest.RunResult) -> dict[str, str]:
 
 
 def finding_lines(result: pytest.RunResult) -> list[str]:
-    """Every ``path:line:col RULE message`` line printed by ``result``, in order."""
-    return [line for line in result.outlines if _FINDING.match(line)]
+    """Every ``path:line:col RULE message`` line of the FAILURES section of ``result``, in order.
+
+    Only that section counts: on a CI machine (``CI`` or ``BUILD_NUMBER`` set) pytest prints a
+    failed item's whole text again in the short test summary, so the same finding appears twice.
+    """
+    lines: list[str] = []
+    in_failures = False
+    for line in result.outlines:
+        header = _SECTION.match(line)
+        if header:
+            in_failures = header.group(1) == "FAILURES"
+        elif in_failures and _FINDING.match(line):
+            lines.append(line)
+    return lines

@@ -90,6 +90,26 @@ def test_one_item_per_boundary(lint_project: pytest.Pytester, how: str) -> None:
     _assert_boundary_outcome(result)
 
 
+@pytest.mark.parametrize("on_ci", [False, True], ids=["local", "ci"])
+def test_findings_are_reported_once_on_and_off_ci(
+    lint_project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, on_ci: bool
+) -> None:
+    # pytest prints a failed item's whole text in the short summary when CI or BUILD_NUMBER
+    # is set, and only its first line otherwise; the FAILURES section is the same either way.
+    monkeypatch.delenv("BUILD_NUMBER", raising=False)
+    if on_ci:
+        monkeypatch.setenv("CI", "true")
+    else:
+        monkeypatch.delenv("CI", raising=False)
+    result = lint_project.runpytest("-rA", LINT)
+    _assert_boundary_outcome(result)
+    failed = [line for line in result.outlines if line.startswith("FAILED pyproject.toml::seal")]
+    assert len(failed) == 1
+    assert failed[0].startswith("FAILED pyproject.toml::seal - kern/seal.py:2:18 ST102 ")
+    printed = [line for line in result.outlines if line in SEAL_FINDINGS[1:]]
+    assert len(printed) == (4 if on_ci else 2)
+
+
 def test_items_are_listed_by_collect_only(lint_project: pytest.Pytester) -> None:
     result = lint_project.runpytest(LINT, "--collect-only", "-q")
     result.stdout.fnmatch_lines_random(
