@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
+from json.encoder import encode_basestring
 from typing import Final
 
 __all__ = [
@@ -21,8 +23,11 @@ __all__ = [
     "MAX_DEPTH",
     "IdentityError",
     "canonical_json",
+    "canonical_json_with",
+    "digest_of_canonical",
     "identity_digest",
     "is_identity",
+    "with_leading_key",
 ]
 
 #: Deepest container nesting accepted in a payload; the root object is depth 1.
@@ -93,13 +98,15 @@ def _check(value: object, path: str, depth: int, active: set[int], limit: int = 
     active.discard(marker)
 
 
-def canonical_json(payload: object, *, max_depth: int = MAX_DEPTH) -> str:
+def canonical_json(payload: object, *, max_depth: int = MAX_DEPTH, checked: bool = True) -> str:
     """Return the ADR §12 canonical JSON text of ``payload``.
 
     Args:
         payload: a JSON value built from the exact types listed in the module docstring.
         max_depth: the deepest container nesting accepted (identity payloads: the default;
             documents that wrap payloads one level deeper pass one more).
+        checked: ``False`` skips the payload check, as in :func:`identity_digest`; only for
+            payloads built from values already normalised to exact JSON types.
 
     Returns:
         The compact, key-sorted, non-ASCII-preserving JSON text.
@@ -109,7 +116,8 @@ def canonical_json(payload: object, *, max_depth: int = MAX_DEPTH) -> str:
             surrogate, a cycle, nesting deeper than :data:`MAX_DEPTH`, an integer outside
             :data:`MAX_ABS_INT`, or any non-JSON type (including subclasses of JSON types).
     """
-    _check(payload, "$", 0, set(), max_depth)
+    if checked:
+        _check(payload, "$", 0, set(), max_depth)
     return _ENCODE(payload)
 
 
@@ -126,6 +134,59 @@ def identity_digest(payload: object, *, checked: bool = True) -> str:
     if checked:
         _check(payload, "$", 0, set())
     return hashlib.sha256(_ENCODE(payload).encode("utf-8")).hexdigest()
+
+
+def digest_of_canonical(text: str) -> str:
+    """Return the lowercase hex SHA-256 of ``text`` (UTF-8), a canonical JSON text.
+
+    ``identity_digest(payload, checked=False)`` equals
+    ``digest_of_canonical(canonical_json(payload))``; this entry point lets a caller that
+    already holds the canonical text (to reuse it inside a larger payload) hash it once.
+    """
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def canonical_json_with(payload: Mapping[str, object], fragments: Mapping[str, str]) -> str:
+    """Return the canonical JSON text of an object whose values are partly pre-encoded.
+
+    The result equals ``canonical_json({**payload, **decoded})``, where ``decoded`` maps each
+    key of ``fragments`` to the JSON value its text encodes. The caller guarantees that every
+    fragment is itself canonical JSON (as produced by :func:`canonical_json`) and that the
+    values of ``payload`` are exact JSON types (they are encoded unchecked). This lets a
+    payload that embeds other payloads, or one list twice, be encoded without encoding the
+    embedded parts again (ADR §12: the bytes hashed are the same).
+
+    Raises:
+        ValueError: a key of ``fragments`` cannot be placed unambiguously (it is not a plain
+            top-level key of the encoded object); never for payloads the sealer builds.
+    """
+    text = _ENCODE({**payload, **dict.fromkeys(fragments, 0)})
+    parts: list[str] = []
+    rest = text
+    for key in sorted(fragments):  # the order sort_keys writes them in
+        marker = encode_basestring(key) + ":0"
+        head, found, rest = rest.partition(marker)
+        if not found or rest[:1] not in (",", "}") or marker in rest:
+            raise ValueError(f"cannot place the pre-encoded value of key {key!r}")
+        parts += (head, marker[:-1], fragments[key])
+    parts.append(rest)
+    return "".join(parts)
+
+
+def with_leading_key(blanked: str, key: str, value: str) -> str:
+    """Return ``blanked`` with its first key's empty string value replaced by ``value``.
+
+    ``blanked`` is the canonical JSON of an object whose alphabetically first key is ``key``
+    with the value ``""`` (a self-identity blanked for hashing); the result is the canonical
+    JSON of the same object holding ``value`` there, so the object need not be encoded twice.
+
+    Raises:
+        ValueError: ``blanked`` does not start with ``{"<key>":""``.
+    """
+    head = "{" + encode_basestring(key) + ':""'
+    if not blanked.startswith(head):
+        raise ValueError(f"the canonical text does not start with the blanked key {key!r}")
+    return "{" + encode_basestring(key) + ":" + encode_basestring(value) + blanked[len(head) :]
 
 
 def is_identity(value: object) -> bool:

@@ -19,7 +19,13 @@ from enum import Enum
 from typing import Final, TypeAlias, cast
 
 from sealed_trace import _reader as r
-from sealed_trace.identity import identity_digest
+from sealed_trace.identity import (
+    canonical_json,
+    canonical_json_with,
+    digest_of_canonical,
+    identity_digest,
+    with_leading_key,
+)
 from sealed_trace.reasons import FAMILY_ORDER, REASON_CODES
 from sealed_trace.upstream.budget import (
     COMPUTE_BUDGET_POLICY_VERSION,
@@ -60,7 +66,7 @@ from sealed_trace.upstream.run import (
     SearchRunRefusal,
     attempt_payload,
     run_input_digest_of,
-    run_payload,
+    run_json,
     run_refusal_outcome_id,
 )
 from sealed_trace.upstream.spans import SourceSpan, spans_payload
@@ -82,6 +88,8 @@ __all__ = [
 
 SEALED_PRACTICE_TRACE_POLICY_VERSION: Final = "sealed_practice_trace.v1"
 _CREATED_BY_POLICY: Final = SEALED_PRACTICE_TRACE_POLICY_VERSION
+#: Trace input keys whose lists grow with the attempts: the trace payload repeats them.
+_LONG_ID_LISTS: Final = frozenset({"candidate_attempt_ids", "replay_result_ids"})
 
 #: Supported policy manifest: policy_versions name -> the one supported version (ADR §6.1 #10).
 _POLICY_MANIFEST: Final = {
@@ -330,6 +338,8 @@ class _Checker:
         self.p = problems
         # Ids usable in the §12.1 payload; a key is absent when its value did not read.
         self.ids: dict[str, object] = {}
+        #: Canonical JSON of the trace input's long id lists, by payload key (ADR §12.1).
+        self.fragments: dict[str, str] = {}
         self.versions_ok = True
 
     # -- reading ---------------------------------------------------------------------------
@@ -654,11 +664,14 @@ class _Checker:
         for key, value in values.items():
             if key.endswith("_versions"):
                 payload[key] = [list(pair) for pair in value]  # type: ignore[attr-defined]
+            elif key in _LONG_ID_LISTS:
+                # Encoded once here and spliced into the sealed trace's payload too.
+                self.fragments[key] = canonical_json(list(value), checked=False)  # type: ignore[call-overload]
             elif isinstance(value, tuple):
                 payload[key] = list(value)
             else:
                 payload[key] = value
-        digest = identity_digest(payload, checked=False)
+        digest = digest_of_canonical(canonical_json_with(payload, self.fragments))
         self.e.trace_input = PracticeTraceInput(input_digest=digest, **values)  # type: ignore[arg-type]
 
     # -- recomputation and binding (sealing-policy §3) -------------------------------------
@@ -791,10 +804,23 @@ class _Checker:
     def _check_run(self, run: GeometricSearchRun) -> None:
         e, p = self.e, self.p
         gate, budget = e.gate, e.budget
-        payloads = [attempt_payload(a) for a in run.candidate_attempts]
+        attempts = run.candidate_attempts
+        # Each attempt is encoded once, blanked, for its attempt_id; the run_id payload embeds
+        # the same text with the real id spliced in (the bytes hashed are unchanged, ADR §12).
+        blanked = [
+            canonical_json(attempt_payload(a, blank_id=True), checked=False) for a in attempts
+        ]
         self._recompute(
             run.run_id,
-            identity_digest(run_payload(run, payloads), checked=False),
+            digest_of_canonical(
+                run_json(
+                    run,
+                    [
+                        with_leading_key(text, "attempt_id", a.attempt_id)
+                        for text, a in zip(blanked, attempts, strict=True)
+                    ],
+                )
+            ),
             "run_id_mismatch",
             "geometric_search_run.run_id",
         )
@@ -826,7 +852,6 @@ class _Checker:
             run.budget_id,
             "run_binding_mismatch",
         )
-        attempts = run.candidate_attempts
         if not attempts and run.run_disposition is not SearchRunDisposition.EXHAUSTED_NO_CANDIDATE:
             p.add(
                 "run_without_attempts_not_exhausted",
@@ -835,10 +860,9 @@ class _Checker:
         seen: set[str] = set()
         where = "geometric_search_run.candidate_attempts[{}]"
         for index, attempt in enumerate(attempts):
-            blanked = {**payloads[index], "attempt_id": ""}
             self._recompute(
                 attempt.attempt_id,
-                identity_digest(blanked, checked=False),
+                digest_of_canonical(blanked[index]),
                 "attempt_id_mismatch",
                 where + ".attempt_id",
                 index,
@@ -1083,14 +1107,18 @@ def _sealed(
         "search_gate_decision_id": trace_input.search_gate_decision_id,
         "compute_budget_id": trace_input.compute_budget_id,
         "geometric_search_run_id": trace_input.geometric_search_run_id,
-        "candidate_attempt_ids": list(trace_input.candidate_attempt_ids),
-        "replay_result_ids": list(trace_input.replay_result_ids),
         "replay_refusal_ids": list(trace_input.replay_refusal_ids),
-        "upstream_identity_chain": list(chain),
         "practice_disposition": disposition.value,
-        "trace_records": list(chain),
         "evidence_spans": spans_payload(spans),
         "created_by_policy": _CREATED_BY_POLICY,
+    }
+    # The id lists the trace input already encoded, and the chain (written under two keys),
+    # are spliced in as text rather than encoded again (ADR §12: the same bytes are hashed).
+    chain_text = canonical_json(list(chain), checked=False)
+    fragments = {
+        **checker.fragments,
+        "upstream_identity_chain": chain_text,
+        "trace_records": chain_text,
     }
     if not explanation:
         attempts = len(trace_input.candidate_attempt_ids)
@@ -1100,7 +1128,7 @@ def _sealed(
             "refusal(s). Evidence only: nothing is selected, answered or served."
         )
     return SealedPracticeTrace(
-        trace_id=identity_digest(payload, checked=False),
+        trace_id=digest_of_canonical(canonical_json_with(payload, fragments)),
         trace_policy_version=trace_input.trace_policy_version,
         input_digest=trace_input.input_digest,
         problem_frame_digest=trace_input.problem_frame_digest,

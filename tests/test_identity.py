@@ -22,8 +22,11 @@ from sealed_trace.identity import (
     MAX_DEPTH,
     IdentityError,
     canonical_json,
+    canonical_json_with,
+    digest_of_canonical,
     identity_digest,
     is_identity,
+    with_leading_key,
 )
 
 
@@ -31,8 +34,8 @@ def test_module_exports_are_exact():
     import sealed_trace.identity as identity
 
     assert sorted(identity.__all__) == sorted(
-        ["MAX_ABS_INT", "MAX_DEPTH", "IdentityError", "canonical_json", "identity_digest",
-         "is_identity"])
+        ["MAX_ABS_INT", "MAX_DEPTH", "IdentityError", "canonical_json", "canonical_json_with",
+         "digest_of_canonical", "identity_digest", "is_identity", "with_leading_key"])
 
 
 def test_identity_error_is_a_value_error_with_code_and_path():
@@ -81,6 +84,57 @@ json_values = st.recursive(
 def test_accepted_payloads_match_the_independent_encoding(payload):
     assert canonical_json(payload) == ind.canonical(payload)
     assert identity_digest(payload) == ind.sha(payload)
+
+
+# --- splicing pre-encoded parts: the same bytes as encoding the whole payload ------------
+
+_keys = st.text(max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(_keys, json_values, max_size=5),
+    st.dictionaries(_keys, json_values, min_size=1, max_size=3),
+)
+def test_spliced_fragments_give_the_canonical_text_of_the_whole_payload(payload, parts):
+    whole = {**payload, **parts}
+    fragments = {key: ind.canonical(value) for key, value in parts.items()}
+    try:
+        text = canonical_json_with(payload, fragments)
+    except ValueError:
+        # Refused only when a key cannot be placed unambiguously: some nested object of the
+        # payload holds the same key with the placeholder's value.
+        placeholders = ind.canonical({**payload, **dict.fromkeys(parts, 0)})
+        assert any(placeholders.count(ind.canonical(key) + ":0") > 1 for key in parts)
+        return
+    assert text == ind.canonical(whole)
+    assert digest_of_canonical(text) == ind.sha(whole)
+
+
+def test_a_nested_key_like_a_fragment_key_is_left_alone_or_refused():
+    assert canonical_json_with({"a": {"k": 0}, "b": 1}, {"z": "[1]"}) == ind.canonical(
+        {"a": {"k": 0}, "b": 1, "z": [1]})
+    # The nested "k":0 comes first: placing the fragment there would be wrong, so it refuses.
+    with pytest.raises(ValueError, match="'k'"):
+        canonical_json_with({"a": {"k": 0}}, {"k": "[1]"})
+    # A string value that merely contains the placeholder text is not a key.
+    tricky = {"a": '"k":0,', "b": "k\":0"}
+    assert canonical_json_with(tricky, {"k": '"x"'}) == ind.canonical({**tricky, "k": "x"})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(_keys, json_values, min_size=1, max_size=5), st.text(max_size=70))
+def test_the_leading_blanked_key_takes_its_value_without_a_second_encoding(payload, value):
+    key = min(payload)
+    blanked = ind.canonical({**payload, key: ""})
+    assert with_leading_key(blanked, key, value) == ind.canonical({**payload, key: value})
+
+
+def test_a_text_not_starting_with_the_blanked_key_is_refused():
+    with pytest.raises(ValueError, match="attempt_id"):
+        with_leading_key(ind.canonical({"a": 1, "attempt_id": ""}), "attempt_id", "x")
+    with pytest.raises(ValueError, match="attempt_id"):
+        with_leading_key(ind.canonical({"attempt_id": "set"}), "attempt_id", "x")
 
 
 @pytest.mark.parametrize(

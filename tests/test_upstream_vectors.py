@@ -15,6 +15,7 @@ import independent as ind
 import pytest
 
 from sealed_trace import seal
+from sealed_trace.builder import build_episode
 from sealed_trace.upstream import (
     BudgetConsumed,
     ComputeBudgetDecision,
@@ -40,6 +41,7 @@ from sealed_trace.upstream import (
     run_input_digest,
     run_refusal_outcome_id,
 )
+from sealed_trace.upstream.run import run_json
 
 ORGAN = "unary_delta_transition"
 FAMILY = "state_change.unary_delta"
@@ -160,6 +162,21 @@ def test_chain_a_run_input_digest_and_run_id():
     assert run_input_digest(**_run_input_kwargs(gate, budget)) == A_RUN_INPUT
     assert ind.run_id(run) == A_RUN
     assert run_id(run) == A_RUN
+
+
+@pytest.mark.parametrize("attempts", [0, 1, 7])
+def test_run_json_from_pre_encoded_attempts_hashes_to_the_run_id(attempts):
+    # The sealer splices each attempt's encoded text into the run payload instead of encoding
+    # it twice; the bytes must be the published (chain A) or independently computed run_id's.
+    if attempts == 0:
+        run = _chain_a()[3]
+        expected = A_RUN
+    else:
+        run = build_episode("sealed_contract_closed_proof_refused", attempts=attempts)
+        run = run.geometric_search_run
+        expected = ind.run_id(run)
+    texts = [ind.canonical(ind._attempt_object(a, a.attempt_id)) for a in run.candidate_attempts]
+    assert hashlib.sha256(run_json(run, texts).encode("utf-8")).hexdigest() == expected
 
 
 def test_chain_b_residual_gate_budget():

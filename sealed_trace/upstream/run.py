@@ -12,11 +12,12 @@ Identity payloads:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from sealed_trace.identity import identity_digest
+from sealed_trace.identity import canonical_json_with, identity_digest
 from sealed_trace.upstream.spans import SourceSpan, spans_payload
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "run_id",
     "run_input_digest",
     "run_input_digest_of",
+    "run_json",
     "run_payload",
     "run_refusal_outcome_id",
 ]
@@ -281,6 +283,23 @@ def run_payload(
         "run_disposition": run.run_disposition.value,
         "exhaustion_code": None if run.exhaustion_code is None else run.exhaustion_code.value,
     }
+
+
+def run_json(run: GeometricSearchRun, attempt_texts: Sequence[str]) -> str:
+    """Return the canonical JSON text of :func:`run_payload` from pre-encoded attempts.
+
+    ``attempt_texts`` holds, in run order, the canonical JSON text of each attempt's full
+    :func:`attempt_payload` (real ids); they are spliced in rather than encoded again, so a
+    sealer that already encoded every attempt to check its ``attempt_id`` encodes the run's
+    own fields only. The run's fields must already be normalised (they are not checked).
+
+    Raises:
+        ValueError: only if the payload could not be assembled (never for a run read by the
+            sealer).
+    """
+    payload = run_payload(run, [])
+    del payload["candidate_attempts"]
+    return canonical_json_with(payload, {"candidate_attempts": "[" + ",".join(attempt_texts) + "]"})
 
 
 def run_id(run: GeometricSearchRun, *, checked: bool = True) -> str:
