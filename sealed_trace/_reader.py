@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from enum import Enum
+from itertools import chain, islice
 from types import MappingProxyType
 from typing import Final, cast
 
@@ -244,9 +245,14 @@ class Kind:
     read: Callable[[object, Problems, str], object] | None = None
     fast: Check | None = None
     #: Optional column check for many records at once: the values of one field across the
-    #: records -> the same list when every value is already in normal form, else None (the
-    #: caller then checks value by value). It must never accept what ``fast`` refuses.
+    #: records -> True when every value is already in normal form (the caller then keeps the
+    #: column as it is), else False (it checks value by value). It must never accept what
+    #: ``fast`` refuses.
     bulk: Callable[[list[object]], bool] | None = None
+    #: Optional column read for many records at once: the values of one field across the
+    #: records -> their normalised values (what ``fast`` would give, value by value), or None
+    #: when any value needs a closer look (the caller then reads value by value).
+    many: Callable[[list[object]], list[object] | None] | None = None
 
     def __post_init__(self) -> None:
         if self.fast is None:
@@ -287,6 +293,21 @@ def _bulk_ints(low: int) -> Callable[[list[object]], bool]:
     return bulk
 
 
+def _bulk_tuples_of(items: Callable[[list[object]], bool]) -> Callable[[list[object]], bool]:
+    """A column check for tuples whose items, all together, pass the column check ``items``."""
+
+    def bulk(column: list[object]) -> bool:
+        return _only(tuple, column) and items(list(chain.from_iterable(column)))  # type: ignore[arg-type]
+
+    return bulk
+
+
+def _regroup(flat: list[object], column: list[object]) -> list[object]:
+    """Cut ``flat`` back into tuples as long as the tuples of ``column``, in order."""
+    items = iter(flat)
+    return [tuple(islice(items, len(group))) for group in column]  # type: ignore[arg-type]
+
+
 ID = Kind("64 lowercase hex characters", _identity, bulk=_bulk_ids)
 ID_OR_NONE = Kind("null or 64 lowercase hex characters", _nullable(_identity))
 TEXT = Kind("a non-empty string", _text, bulk=_bulk_texts)
@@ -298,8 +319,12 @@ INT = Kind(
 NAT = Kind("a non-negative int (not a bool)", _natural, bulk=_bulk_ints(0))
 INT_OR_NONE = Kind("an int or null", _nullable(_read_int))
 BOOL = Kind("a bool", _bool, bulk=lambda column: _only(bool, column))
-TEXTS = Kind("a tuple of non-empty strings", _tuple_of(_text))
-IDS = Kind("a tuple of ids (64 lowercase hex characters)", _tuple_of(_identity))
+TEXTS = Kind("a tuple of non-empty strings", _tuple_of(_text), bulk=_bulk_tuples_of(_bulk_texts))
+IDS = Kind(
+    "a tuple of ids (64 lowercase hex characters)",
+    _tuple_of(_identity),
+    bulk=_bulk_tuples_of(_bulk_ids),
+)
 FACTS = Kind("a mapping from str to float-free JSON values", _facts)
 PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(_pair))
 
@@ -405,8 +430,37 @@ def _fast_spans(value: object) -> object:
     return _read_spans(value, _SILENT, "")
 
 
+_span_fields = operator.attrgetter(*_SPAN_FIELDS)
+
+
+def _many_spans(column: list[object]) -> list[object] | None:
+    """Column read of span tuples: fresh copies when every span takes :func:`_span`'s fast
+    path (an exact SourceSpan of an ASCII text and in-range ints), else None."""
+    if not _only(tuple, column):
+        return None
+    flat: list[object] = list(chain.from_iterable(cast(list[tuple[object, ...]], column)))
+    if not flat:
+        return column
+    if not _only(SourceSpan, flat):
+        return None
+    texts, starts, ends, indices = zip(*map(_span_fields, flat), strict=True)
+    numbered = [index for index in indices if index is not None]
+    if not (
+        _bulk_strs(list(texts))
+        and _only(int, list(starts))
+        and _only(int, list(ends))
+        and min(starts) >= 0
+        and max(ends) < MAX_ABS_INT
+        and all(map(operator.le, starts, ends))
+        and _bulk_ints(-MAX_ABS_INT)(numbered)
+    ):
+        return None
+    # Copies: the input's own spans could still be changed behind our back.
+    return _regroup(list(map(SourceSpan, texts, starts, ends, indices)), column)
+
+
 #: A tuple of well-formed spans (sealing-policy §5); problems are span problems.
-SPANS: Final = Kind(read=_read_spans, fast=_fast_spans)
+SPANS: Final = Kind(read=_read_spans, fast=_fast_spans, many=_many_spans)
 
 
 def _nested(schema: RecordSchema) -> Kind:
@@ -418,7 +472,10 @@ def _nested(schema: RecordSchema) -> Kind:
         record = _read_fast(value, schema)
         return BAD if record is None else record
 
-    return Kind(read=read, fast=fast)
+    def many(column: list[object]) -> list[object] | None:
+        return read_many_fast(tuple(column), schema)
+
+    return Kind(read=read, fast=fast, many=many)
 
 
 def _nested_tuple(schema: RecordSchema) -> Kind:
@@ -440,7 +497,13 @@ def _nested_tuple(schema: RecordSchema) -> Kind:
         out = read_many_fast(items, schema)
         return BAD if out is None else tuple(out)
 
-    return Kind(read=read, fast=fast)
+    def many(column: list[object]) -> list[object] | None:
+        if not _only(tuple, column):
+            return None
+        out = read_many_fast(tuple(chain.from_iterable(column)), schema)  # type: ignore[arg-type]
+        return None if out is None else _regroup(out, column)
+
+    return Kind(read=read, fast=fast, many=many)
 
 
 def _get(obj: object, name: str) -> object:
@@ -475,9 +538,8 @@ def read_many_fast(items: tuple[object, ...], schema: RecordSchema) -> list[obje
     if len(items) < 8:
         few = [_read_fast(item, schema) for item in items]
         return None if None in few else few
-    getter = schema.getter
     try:
-        rows = [getter(item) for item in items]
+        rows = list(map(schema.getter, items))
     except Exception:
         return None
     columns: list[list[object]] = []
@@ -486,6 +548,11 @@ def read_many_fast(items: tuple[object, ...], schema: RecordSchema) -> list[obje
         if kind.bulk is not None and kind.bulk(values):
             columns.append(values)
             continue
+        if kind.many is not None:
+            read = kind.many(values)
+            if read is not None:
+                columns.append(read)
+                continue
         checked = list(map(kind.fast, values))  # type: ignore[arg-type]
         if any(value is BAD for value in checked):
             return None
