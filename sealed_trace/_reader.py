@@ -263,12 +263,21 @@ def _only(kind: type, column: list[object]) -> bool:
     return not column or set(map(type, column)) == {kind}
 
 
-_HEX_IDS = re.compile("(?:[0-9a-f]{64}\n)*[0-9a-f]{64}")
+_HEX_DIGITS: Final = b"0123456789abcdef"
 
 
 def _bulk_ids(column: list[object]) -> bool:
-    return _only(str, column) and (
-        not column or _HEX_IDS.fullmatch("\n".join(column)) is not None  # type: ignore[arg-type]
+    if not _only(str, column):
+        return False
+    ids = cast(list[str], column)
+    if not ids:
+        return True
+    joined = "".join(ids)
+    # Every id 64 characters long, and nothing left once the hex digits are deleted.
+    return (
+        joined.isascii()
+        and set(map(len, ids)) == {64}
+        and not joined.encode("ascii").translate(None, _HEX_DIGITS)
     )
 
 

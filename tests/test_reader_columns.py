@@ -110,12 +110,31 @@ REF_VALUES = [
     ("not a ref",),
 ]
 
+_HEX = "0123456789abcdef" * 4
+ID_VALUES = [
+    _HEX,
+    _HEX.upper(),
+    _HEX[:-1],
+    _HEX + "0",
+    _HEX[:-1] + "g",
+    _HEX[:-1] + "\u0663",  # an Arabic-Indic digit three: a digit, not a hex digit
+    _HEX[:32] + "\n" + _HEX[33:],
+    StrSub(_HEX),
+    "",
+    None,
+    64,
+]
 ATTEMPT_FIELDS = {
+    "attempt_id": ID_VALUES,
+    "candidate_digest": ID_VALUES,
+    "parent_attempt_id": ID_VALUES,
     "evidence_spans": SPAN_VALUES,
     "replay_blockers": TEXTS_VALUES,
     "budget_charge": CHARGE_VALUES,
 }
 RESULT_FIELDS = {
+    "replay_result_id": ID_VALUES,
+    "run_id": ID_VALUES,
     "evidence_spans": SPAN_VALUES,
     "proof_obligation_refs": TEXTS_VALUES,
     "reason_codes": TEXTS_VALUES,
