@@ -212,7 +212,52 @@ def _tuple_of(check: Check) -> Check:
     return read
 
 
+_SLOW: Final = object()
+#: Nesting the fast facts path handles; deeper facts take the general path.
+_FAST_FACTS_DEPTH: Final = 16
+
+
+def _thaw_plain(value: object, depth: int) -> object:
+    """Copy facts built only of exact JSON types (dict with ASCII str keys, list, tuple,
+    UTF-8-encodable str, int in range, bool, None): dicts stay dicts, lists and tuples become
+    lists. Anything else, or nesting past :data:`_FAST_FACTS_DEPTH`, gives ``_SLOW``: the
+    general path (thaw, then the identity check) then decides, so this path never accepts
+    what that path refuses."""
+    kind = type(value)
+    if kind is str:
+        encodable = cast(str, value).isascii() or not isinstance(read_str(value), Bad)
+        return value if encodable else _SLOW
+    if kind is int:
+        return value if -MAX_ABS_INT <= cast(int, value) < MAX_ABS_INT else _SLOW
+    if value is None or kind is bool:
+        return value
+    if depth >= _FAST_FACTS_DEPTH:
+        return _SLOW
+    if kind is dict:
+        out: dict[str, object] = {}
+        for key, item in cast(dict[object, object], value).items():
+            if type(key) is not str or not key.isascii():
+                return _SLOW
+            thawed = _thaw_plain(item, depth + 1)
+            if thawed is _SLOW:
+                return _SLOW
+            out[key] = thawed
+        return out
+    if kind is list or kind is tuple:
+        items = [_thaw_plain(item, depth + 1) for item in cast(list[object], value)]
+        return _SLOW if _SLOW in items else items
+    return _SLOW
+
+
 def _facts(value: object) -> object:
+    if type(value) is dict:
+        plain = _thaw_plain(value, 1)
+        if plain is not _SLOW:
+            return MappingProxyType(cast(dict[str, object], plain))
+    return _facts_general(value)
+
+
+def _facts_general(value: object) -> object:
     if not issubclass(type(value), Mapping):
         return BAD
     thawed = thaw_json(value)

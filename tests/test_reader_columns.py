@@ -1,14 +1,16 @@
-"""The reader's column path (eight or more records) agrees with its record-by-record path.
+"""The reader's fast paths agree with its general paths.
 
-Large tuples of records are read field by field across all records at once; every column
-check must accept exactly the values the value-by-value checks accept, and give the same
-normalised values. The oracle here is the record-by-record read of the same objects.
+Large tuples of records (eight or more) are read field by field across all records at once;
+every column check must accept exactly the values the value-by-value checks accept, and give
+the same normalised values. The oracle is the record-by-record read of the same objects.
+Likewise, frame facts made only of exact JSON types are copied in one pass; the oracle is the
+general thaw-then-check path.
 """
 
 from __future__ import annotations
 
 import dataclasses as dc
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 import pytest
@@ -194,3 +196,57 @@ def test_column_reads_accept_and_normalise_exactly_as_record_reads(case):
     items, schema = case
     column, by_record = _both_paths(items, schema)
     assert column == by_record
+
+
+class DictSub(dict):  # type: ignore[type-arg]
+    """A dict subclass: facts of it take the general path."""
+
+
+_fact_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**64), max_value=2**64),
+    st.floats(allow_nan=True),
+    st.text(max_size=4),
+    st.sampled_from(["\ud800", "é", StrSub("s"), IntSub(3), b"bytes"]),
+)
+_fact_keys = st.one_of(st.text(max_size=3), st.sampled_from([1, None, "é", StrSub("k"), "\udc00"]))
+_fact_values = st.recursive(
+    _fact_scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(_fact_keys, inner, max_size=3),
+        st.dictionaries(st.text(max_size=3), inner, max_size=3).map(DictSub),
+    ),
+    max_leaves=12,
+)
+
+
+def _json_shape(value: object) -> object:
+    if isinstance(value, r.Bad):
+        return "BAD"
+    if isinstance(value, (dict, MappingProxyType)):
+        return (type(value).__name__, [(_json_shape(k), _json_shape(v)) for k, v in value.items()])
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_json_shape(item) for item in value])
+    return (type(value).__name__, repr(value))
+
+
+def _deep(levels: int) -> object:
+    value: object = {"leaf": 1}
+    for _ in range(levels):
+        value = {"k": [value]}
+    return value
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(_fact_keys, _fact_values, max_size=4))
+def test_plain_facts_are_copied_exactly_as_the_general_path_copies_them(facts):
+    assert _json_shape(r._facts(facts)) == _json_shape(r._facts_general(facts))
+
+
+@pytest.mark.parametrize("levels", [5, 6, 7, 8, 15, 16, 31, 32, 33, 40])
+def test_deep_facts_take_the_same_decision_on_both_paths(levels):
+    facts = _deep(levels)
+    assert _json_shape(r._facts(facts)) == _json_shape(r._facts_general(facts))
