@@ -57,9 +57,11 @@ __all__ = [
     "Bad",
     "Problems",
     "RecordSchema",
+    "all_spans",
     "exact_tuple",
     "read_record",
     "read_str",
+    "spans_exact_in",
 ]
 
 
@@ -410,6 +412,9 @@ class RecordSchema:
     ] = field(init=False, repr=False, compare=False)
 
     getter: Callable[[object], tuple[object, ...]] = field(init=False, repr=False, compare=False)
+    field_getters: tuple[Callable[[object], object], ...] = field(
+        init=False, repr=False, compare=False
+    )
     fasts: tuple[Check, ...] = field(init=False, repr=False, compare=False)
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -422,6 +427,8 @@ class RecordSchema:
         declared = [f.name for f in dataclass_fields(self.cls)]
         if names != declared:  # records are built positionally
             raise TypeError(f"{self.label} schema fields {names} differ from {declared}")
+        getters = tuple(operator.attrgetter(name) for name in names)
+        object.__setattr__(self, "field_getters", getters)
         getter = operator.attrgetter(*names)
         object.__setattr__(self, "getter", getter if len(names) > 1 else lambda o: (getter(o),))
 
@@ -593,12 +600,12 @@ def read_many_fast(items: tuple[object, ...], schema: RecordSchema) -> list[obje
         few = [_read_fast(item, schema) for item in items]
         return None if None in few else few
     try:
-        rows = list(map(schema.getter, items))
+        # One list per field (no tuple per record: fewer objects for the collector to track).
+        raw_columns = [list(map(get, items)) for get in schema.field_getters]
     except Exception:
         return None
     columns: list[list[object]] = []
-    for (_, kind), column in zip(schema.fields, zip(*rows, strict=True), strict=True):
-        values = list(column)
+    for (_, kind), values in zip(schema.fields, raw_columns, strict=True):
         if kind.bulk is not None and kind.bulk(values):
             columns.append(values)
             continue
@@ -611,8 +618,7 @@ def read_many_fast(items: tuple[object, ...], schema: RecordSchema) -> list[obje
         if any(value is BAD for value in checked):
             return None
         columns.append(checked)
-    cls = schema.cls
-    return [cls(*row) for row in zip(*columns, strict=True)]
+    return list(map(schema.cls, *columns))
 
 
 def read_record(
@@ -861,3 +867,30 @@ SCHEMAS: Final = {
         REPLAY_REFUSAL,
     )
 }
+
+
+_evidence_spans = operator.attrgetter("evidence_spans")
+_start = operator.attrgetter("start")
+_end = operator.attrgetter("end")
+_text_of = operator.attrgetter("text")
+
+
+def all_spans(*groups: tuple[object, ...]) -> tuple[SourceSpan, ...]:
+    """Every ``evidence_spans`` item of the records in ``groups``, in order, as one tuple."""
+    return tuple(chain.from_iterable(map(_evidence_spans, chain.from_iterable(groups))))
+
+
+def spans_exact_in(text: str, spans: tuple[SourceSpan, ...]) -> bool:
+    """Tell whether every span (already read: exact ints and str) is exact in ``text``:
+    ``0 <= start < end <= len(text)`` and ``text[start:end] == span.text`` (sealing-policy §5).
+    """
+    if not spans:
+        return True
+    starts = list(map(_start, spans))
+    ends = list(map(_end, spans))
+    return (
+        min(starts) >= 0
+        and max(ends) <= len(text)
+        and all(map(operator.lt, starts, ends))
+        and list(map(text.__getitem__, map(slice, starts, ends))) == list(map(_text_of, spans))
+    )

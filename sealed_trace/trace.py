@@ -340,6 +340,7 @@ class _Checker:
         self.ids: dict[str, object] = {}
         #: Canonical JSON of the trace input's long id lists, by payload key (ADR §12.1).
         self.fragments: dict[str, str] = {}
+        self._trace_spans: tuple[SourceSpan, ...] | None = None
         self.versions_ok = True
 
     # -- reading ---------------------------------------------------------------------------
@@ -1004,6 +1005,8 @@ class _Checker:
         if e.frame is None:
             return
         text = e.frame.problem_text
+        if r.spans_exact_in(text, self.trace_spans()):
+            return
         length = len(text)
         for where, position, spans in self.copied_spans():
             for index, span in enumerate(spans):
@@ -1014,6 +1017,18 @@ class _Checker:
                         f"{where.format(position)}.evidence_spans[{index}] "
                         f"{span.text!r} at {start}:{end} is not exact in the problem text",
                     )
+
+    def trace_spans(self) -> tuple[SourceSpan, ...]:
+        """The spans the trace copies, in sealing-policy §5 order, as one tuple."""
+        if self._trace_spans is None:
+            e = self.e
+            self._trace_spans = r.all_spans(
+                (e.assessment,) if e.assessment is not None else (),
+                e.residuals or (),
+                e.run.candidate_attempts if e.run else (),
+                e.results or (),
+            )
+        return self._trace_spans
 
     def copied_spans(self) -> list[tuple[str, int, tuple[SourceSpan, ...]]]:
         """The spans the trace copies, in sealing-policy §5 order.
@@ -1096,7 +1111,7 @@ def _sealed(
         *trace_input.replay_result_ids,
         *trace_input.replay_refusal_ids,
     )
-    spans = tuple(span for _, _, group in checker.copied_spans() for span in group)
+    spans = checker.trace_spans()
     payload = {
         "trace_id": "",
         "trace_policy_version": trace_input.trace_policy_version,
