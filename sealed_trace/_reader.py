@@ -300,6 +300,8 @@ class Kind:
     #: records -> their normalised values (what ``fast`` would give, value by value), or None
     #: when any value needs a closer look (the caller then reads value by value).
     many: Callable[[list[object]], list[object] | None] | None = None
+    #: The normalised value is an exact str, int, bool, None or enum member.
+    scalar: bool = False
 
     def __post_init__(self) -> None:
         if self.fast is None:
@@ -364,17 +366,20 @@ def _regroup(flat: list[object], column: list[object]) -> list[object]:
     return [tuple(islice(items, len(group))) for group in column]  # type: ignore[arg-type]
 
 
-ID = Kind("64 lowercase hex characters", _identity, bulk=_bulk_ids)
-ID_OR_NONE = Kind("null or 64 lowercase hex characters", _nullable(_identity))
-TEXT = Kind("a non-empty string", _text, bulk=_bulk_texts)
-TEXT_OR_NONE = Kind("null or a non-empty string", _nullable(_text))
-STR = Kind("a string", read_str, bulk=_bulk_strs)
+ID = Kind("64 lowercase hex characters", _identity, bulk=_bulk_ids, scalar=True)
+ID_OR_NONE = Kind("null or 64 lowercase hex characters", _nullable(_identity), scalar=True)
+TEXT = Kind("a non-empty string", _text, bulk=_bulk_texts, scalar=True)
+TEXT_OR_NONE = Kind("null or a non-empty string", _nullable(_text), scalar=True)
+STR = Kind("a string", read_str, bulk=_bulk_strs, scalar=True)
 INT = Kind(
-    "an int (not a bool) in the signed 64-bit range", _read_int, bulk=_bulk_ints(-MAX_ABS_INT)
+    "an int (not a bool) in the signed 64-bit range",
+    _read_int,
+    bulk=_bulk_ints(-MAX_ABS_INT),
+    scalar=True,
 )
-NAT = Kind("a non-negative int (not a bool)", _natural, bulk=_bulk_ints(0))
-INT_OR_NONE = Kind("an int or null", _nullable(_read_int))
-BOOL = Kind("a bool", _bool, bulk=lambda column: _only(bool, column))
+NAT = Kind("a non-negative int (not a bool)", _natural, bulk=_bulk_ints(0), scalar=True)
+INT_OR_NONE = Kind("an int or null", _nullable(_read_int), scalar=True)
+BOOL = Kind("a bool", _bool, bulk=lambda column: _only(bool, column), scalar=True)
 TEXTS = Kind("a tuple of non-empty strings", _tuple_of(_text), bulk=_bulk_tuples_of(_bulk_texts))
 IDS = Kind(
     "a tuple of ids (64 lowercase hex characters)",
@@ -391,12 +396,15 @@ def ENUM(cls: type[Enum]) -> Kind:
         "one of " + ", ".join(member.value for member in cls),
         _enum(cls),
         bulk=lambda column: _only(cls, column),
+        scalar=True,
     )
 
 
 def ENUM_OR_NONE(cls: type[Enum]) -> Kind:
     """As :func:`ENUM`, or None."""
-    return Kind("null or one of " + ", ".join(m.value for m in cls), _nullable(_enum(cls)))
+    return Kind(
+        "null or one of " + ", ".join(m.value for m in cls), _nullable(_enum(cls)), scalar=True
+    )
 
 
 @dataclass(frozen=True)
@@ -415,6 +423,8 @@ class RecordSchema:
     field_getters: tuple[Callable[[object], object], ...] = field(
         init=False, repr=False, compare=False
     )
+    #: Every field is an exact scalar (str, int, bool, None or an enum member) once read.
+    scalar: bool = field(init=False, repr=False, compare=False)
     fasts: tuple[Check, ...] = field(init=False, repr=False, compare=False)
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -427,6 +437,7 @@ class RecordSchema:
         declared = [f.name for f in dataclass_fields(self.cls)]
         if names != declared:  # records are built positionally
             raise TypeError(f"{self.label} schema fields {names} differ from {declared}")
+        object.__setattr__(self, "scalar", all(kind.scalar for _, kind in self.fields))
         getters = tuple(operator.attrgetter(name) for name in names)
         object.__setattr__(self, "field_getters", getters)
         getter = operator.attrgetter(*names)
@@ -517,7 +528,18 @@ def _many_spans(column: list[object]) -> list[object] | None:
     ):
         return None
     # Copies: the input's own spans could still be changed behind our back.
-    return _regroup(list(map(SourceSpan, texts, starts, ends, indices)), column)
+    rows = list(zip(texts, starts, ends, indices, strict=True))
+    return _regroup(_interned(SourceSpan, rows), column)
+
+
+def _interned(cls: type, rows: list[tuple[object, ...]]) -> list[object]:
+    """One fresh ``cls(*row)`` per distinct row, shared by every equal row.
+
+    For frozen records of exact scalars only (equal rows are then equal records): evidence
+    spans and budget charges repeat across attempts, and one copy each is enough.
+    """
+    made = {row: cls(*row) for row in dict.fromkeys(rows)}
+    return list(map(made.__getitem__, rows))
 
 
 #: A tuple of well-formed spans (sealing-policy §5); problems are span problems.
@@ -618,6 +640,8 @@ def read_many_fast(items: tuple[object, ...], schema: RecordSchema) -> list[obje
         if any(value is BAD for value in checked):
             return None
         columns.append(checked)
+    if schema.scalar:
+        return _interned(schema.cls, list(zip(*columns, strict=True)))
     return list(map(schema.cls, *columns))
 
 

@@ -177,6 +177,19 @@ def test_well_formed_records_read_alike_and_as_fresh_copies(kind):
     assert all(new is not old for new, old in zip(spans_out, spans_in, strict=True))
 
 
+def test_equal_scalar_records_share_one_fresh_copy():
+    # Spans and budget charges repeat across attempts: each distinct one is copied once.
+    items = _records("attempts", 12)
+    read = r.read_many_fast(items, r.ATTEMPT)
+    assert read is not None
+    spans_in = [s for x in items for s in x.evidence_spans]  # type: ignore[attr-defined]
+    spans_out = [s for x in read for s in x.evidence_spans]  # type: ignore[attr-defined]
+    charges = [x.budget_charge for x in read]  # type: ignore[attr-defined]
+    assert len({id(s) for s in spans_out}) == len(set(spans_in)) < len(spans_in)
+    assert len({id(c) for c in charges}) == len(set(charges))
+    assert not {id(s) for s in spans_out} & {id(s) for s in spans_in}
+
+
 @st.composite
 def _perturbed(draw: st.DrawFn) -> tuple[tuple[object, ...], r.RecordSchema]:
     kind = draw(st.sampled_from(["attempts", "results"]))
