@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from enum import Enum
@@ -532,7 +532,7 @@ def _many_spans(column: list[object]) -> list[object] | None:
     return _regroup(_interned(SourceSpan, rows), column)
 
 
-def _interned(cls: type, rows: list[tuple[object, ...]]) -> list[object]:
+def _interned(cls: type, rows: Sequence[tuple[object, ...]]) -> list[object]:
     """One fresh ``cls(*row)`` per distinct row, shared by every equal row.
 
     For frozen records of exact scalars only (equal rows are then equal records): evidence
