@@ -454,6 +454,9 @@ class _Checker:
             "geometric_search_run.schema_version",
         )
         for reads, where in ((results, "replay_results"), (refusals, "replay_refusals")):
+            versions = {read.get("replay_policy_version") for read in reads or ()}
+            if versions <= {CONTRACT_PROOF_REPLAY_POLICY_VERSION}:
+                continue  # every record carries the supported version: nothing to report
             for index, read in enumerate(reads or ()):
                 self._version(
                     read.get("replay_policy_version"),
@@ -585,7 +588,7 @@ class _Checker:
                         f"episode.{attr} gives {name} {version!r}, not {manifest[name]!r}",
                     )
                     continue
-                for value in carried.get((kind, name), ()):
+                for value in dict.fromkeys(carried.get((kind, name), ())):
                     if value in manifest.values() and value != version:
                         self.p.add(
                             "version_entry_mismatch",
