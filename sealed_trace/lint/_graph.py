@@ -165,6 +165,11 @@ class _TypeChecking:
                 and isinstance(test.value, ast.Name) and test.value.id in self.modules)
 
 
+_AST = ast.AST
+#: Nodes without anything the walk looks at (contexts and operators have no fields).
+_LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
 class _Visitor:
     def __init__(self, text: str, module: str, is_package: bool) -> None:
         self.lines = text.splitlines()
@@ -275,8 +280,7 @@ class _Visitor:
                 if not isinstance(inner, ast.Name):
                     stack.append((inner, tc))
                 elif isinstance(node.ctx, ast.Load):
-                    line, col = self.pos(node)
-                    refs.append((node, line, col, tc))
+                    refs.append((node, 0, 0, tc))
                 continue
             if isinstance(node, ast.Constant) and node.value == "__all__":
                 # ``globals()["__all__"] = ...``, ``setattr(m, "__all__", ...)``: computed
@@ -285,7 +289,13 @@ class _Visitor:
                 calls.append((node, tc))
                 if any(kw.arg == "__all__" for kw in node.keywords):
                     self.all_uses += 1  # ``globals().update(__all__=...)``
-            stack.extend((child, tc) for child in ast.iter_child_nodes(node))
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    stack.extend((child, tc) for child in value if isinstance(child, _AST)
+                                 and not isinstance(child, _LEAVES))
+                elif isinstance(value, _AST) and not isinstance(value, _LEAVES):
+                    stack.append((value, tc))
         self._bind_aliases()
         tc_only = self.tc_bound - self.rt_bound
         for expr, line, col, tc in refs:
@@ -294,7 +304,10 @@ class _Visitor:
                 root = root.value
             # a name imported only under TYPE_CHECKING is only used in annotations
             tc_ref = tc or (isinstance(root, ast.Name) and root.id in tc_only)
-            for q in sorted(self.resolve(expr)):
+            resolved = self.resolve(expr)
+            if resolved:
+                line, col = self.pos(expr)
+            for q in sorted(resolved):
                 self.refs.append(RefFact(line, col, q, False, "", tc_ref))
         for call, tc in calls:
             self._call(call, tc)

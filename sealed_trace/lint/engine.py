@@ -14,7 +14,7 @@ Pipeline (issue 3 §5-§6; ADR-0230 §5, §7.3, §15):
    outright (``__import__``, ``import_module``, ...), an import-capable module named
    (``importlib``, ``builtins``, ``pkgutil``, ``runpy``, ...), or a lookup (``getattr``,
    ``vars``, ``__dict__``) with a literal spelled through escapes or implicit concatenation,
-   which is how a string can name one without its bytes (:func:`_may_import_dynamically`). So
+   which is how a string can name one without its bytes (:class:`_Vocabulary`). So
    a file in which none of those spellings occurs cannot import anything in ``R`` and is not
    parsed. Non-ASCII files are NFKC-normalised before the
    search (Python normalises identifiers), files with a non-UTF-8 coding cookie are decoded
@@ -63,7 +63,7 @@ CACHE_FILE = "lint-v1.json"
 _MARKER = MARKER.encode()
 _RELATIVE = re.compile(rb"\bfrom[ \t\f\\\r\n]*\.")
 #: A star import (``from P import *``) may import every submodule named in P's ``__all__``.
-_STAR = re.compile(rb"\bimport[ \t\f\\\r\n(]*\*")
+_STAR = re.compile(rb"import[ \t\f\\\r\n(]*\*")
 #: Modules whose mere mention makes a file parsed: their attributes are import functions that a
 #: string can name (``getattr(importlib, "import_\x6dodule")``); ``imp`` is a whole word.
 _ROOT_WORDS = (b"importlib", b"builtins", b"pkgutil", b"runpy", b"zipimport", b"resolve_name",
@@ -132,6 +132,8 @@ class _Loaded:
     digest: str = ""
     error: tuple[str, int, int, str] | None = None
     words_checked: set[tuple[bytes, bool]] = field(default_factory=set)
+    raw: bytes = b""
+    tokens: set[bytes] | None = None
 
 
 def _line_of(data: bytes, index: int) -> tuple[int, int]:
@@ -153,7 +155,7 @@ def _load(file: SourceFile, limit: int) -> _Loaded:
     except ValueError as exc:
         item.error = ("ST002", 1, 1, f"cannot read: {exc}")
         return item
-    item.digest = hashlib.sha256(data).hexdigest()[:32]
+    item.raw = data
     nul = data.find(b"\x00")
     if nul >= 0:
         line, col = _line_of(data, nul)
@@ -216,15 +218,77 @@ def _has_word(scan: bytes, word: bytes, package: bool = False) -> bool:
     return False
 
 
-def _may_import_dynamically(scan: bytes) -> bool:
-    """Whether the file may call an import function (the prefilter's dynamic half): it names
-    one, or a module that holds some, or looks a name up with a string literal that is spelled
-    through escapes or implicit concatenation (which the parser folds into one constant)."""
-    if any(w in scan for w in DYNAMIC_WORDS) or any(w in scan for w in _ROOT_WORDS):
-        return True
-    if _has_word(scan, b"imp"):
-        return True
-    return any(w in scan for w in _LOOKUP_WORDS) and _spelled(scan)
+_TOKEN_TABLE = bytes(c if c in _IDENT_BYTES else 32 for c in range(256))
+
+
+def _tokens(scan: bytes) -> set[bytes]:
+    """Maximal runs of identifier bytes: a word occurs in ``scan`` as a substring iff it is a
+    substring of one of them (words are identifier bytes), as a whole identifier iff it is one."""
+    return set(scan.translate(_TOKEN_TABLE).split())
+
+
+def _containing(vocabulary: set[bytes], words: Iterable[bytes]) -> set[bytes]:
+    """The tokens of ``vocabulary`` that contain one of ``words``."""
+    blob = b" ".join(vocabulary)
+    out: set[bytes] = set()
+    for word in words:
+        i = blob.find(word)
+        while i >= 0:
+            start = blob.rfind(b" ", 0, i) + 1
+            end = blob.find(b" ", i)
+            end = len(blob) if end < 0 else end
+            out.add(blob[start:end])
+            i = blob.find(word, end)
+    return out
+
+
+_ASCII_WORD = re.compile(rb"[A-Za-z0-9_]+")
+
+
+def _names_word(item: _Loaded, word: bytes, package: bool) -> bool:
+    """:func:`_has_word` on the file, answered by its token set when that decides it: an
+    ASCII identifier word that is not a token does not occur as a whole identifier."""
+    if item.tokens is not None and _ASCII_WORD.fullmatch(word) and word not in item.tokens:
+        return False
+    return _has_word(item.scan, word, package)
+
+
+def _star(scan: bytes) -> bool:
+    """Whether the file holds a star import (``import *`` after a non-identifier byte)."""
+    for match in _STAR.finditer(scan):
+        start = match.start()
+        if start == 0 or scan[start - 1] not in _IDENT_BYTES:
+            return True
+    return False
+
+
+class _Vocabulary:
+    """The prefilter's word searches, answered through token sets.
+
+    A token is a maximal run of ASCII identifier bytes of a file's scan text. Every searched
+    word is made of such bytes, so it occurs in a file as a substring exactly when it is a
+    substring of one of the file's tokens, and as a whole identifier exactly when it is one.
+    The tokens containing a dynamic-import word are found once, over the vocabulary of all
+    files, so each file then needs set lookups instead of one substring search per word.
+    """
+
+    def __init__(self, token_sets: Iterable[set[bytes]]) -> None:
+        vocabulary: set[bytes] = set().union(*token_sets)
+        self.dynamic = _containing(vocabulary, (*DYNAMIC_WORDS, *_ROOT_WORDS))
+        self.dynamic.add(b"imp")  # a whole word: ``imp.load_module`` without the word below
+        self.lookup = _containing(vocabulary, _LOOKUP_WORDS)
+
+    def may_import_dynamically(self, item: _Loaded) -> bool:
+        """Whether the file may call an import function (the prefilter's dynamic half): it
+        names one, or a module that holds some, or looks a name up with a string literal that
+        is spelled through escapes or implicit concatenation (which the parser folds into one
+        constant)."""
+        tokens = item.tokens
+        if tokens is None:
+            return True  # never tokenised: err toward parsing
+        if not tokens.isdisjoint(self.dynamic):
+            return True
+        return not tokens.isdisjoint(self.lookup) and _spelled(item.scan)
 
 
 _Job = tuple[str, str, str | None, bool, bool]
@@ -325,7 +389,7 @@ class _Cache:
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump({"run": run, "facts": facts}, handle, separators=(",", ":"))
+                    handle.write(json.dumps({"run": run, "facts": facts}, separators=(",", ":")))
                 os.replace(tmp, self.path)
             except OSError:
                 with contextlib.suppress(OSError):
@@ -389,7 +453,7 @@ class _Parser:
 
     def parse(self, batch: list[_Job]) -> _Parsed:
         weight = sum(64 if job[4] else 1 for job in batch)
-        if self.jobs <= 1 or weight < _PARALLEL_MIN:
+        if self.jobs <= 1 or weight < (8 if self.pool is not None else _PARALLEL_MIN):
             return _parse_batch(batch)
         from concurrent.futures.process import BrokenProcessPool
 
@@ -527,6 +591,7 @@ class _Run:
         self.on_parse = on_parse
         self.loaded = [_load(f, config.max_file_bytes) for f in files]
         self.by_path = {item.file.relpath: item for item in self.loaded}
+        self._vocabulary = _Vocabulary(())  # filled by the prefilter, once every file is read
         self.modules: dict[str, str] = {}
         for item in self.loaded:
             if item.file.module is not None and item.file.module not in self.modules:
@@ -545,6 +610,8 @@ class _Run:
         return module is not None and any(b.seals(module) for b in self.config.boundaries)
 
     def _cache_key(self, item: _Loaded) -> str:
+        if not item.digest:
+            item.digest = hashlib.sha256(item.raw).hexdigest()[:32]
         mode = "cst" if self._full(item) else "ast"
         module = item.file.module or ""
         return f"{ENGINE_VERSION}|{item.digest}|{module}|{int(item.file.is_package)}|{mode}"
@@ -677,17 +744,23 @@ class _Run:
         if module is not None:
             if any(b.seals(module) for b in self.config.boundaries):
                 return True
-            if _may_import_dynamically(item.scan):
+            if self._vocabulary.may_import_dynamically(item):
                 return True
-            if b"*" in item.scan and _STAR.search(item.scan):
+            if b"*" in item.scan and _star(item.scan):
                 return True
         return self._is_selected(item.file.relpath) and _MARKER in item.scan
 
     def _prefilter(self) -> None:
         """Grow the parsed set until no unparsed file can import a module that reaches a
         sealed module (see the module docstring, step 2)."""
+        # The sealed modules are known from the policy: their libcst pass starts before the
+        # scan, in the background.
+        readable = [i for i in self.loaded if i.error is None]
+        pending = self._parse([i for i in readable if self._full(i)], background=True)
+        for item in readable:
+            item.tokens = _tokens(item.scan)
+        self._vocabulary = _Vocabulary(i.tokens for i in readable if i.tokens is not None)
         initial = [i for i in self.loaded if i.error is None and self._initially_needed(i)]
-        pending = self._parse([i for i in initial if self._full(i)], background=True)
         self._parse([i for i in initial if not self._full(i)])
         self._grow()
         if pending is not None:
@@ -725,7 +798,7 @@ class _Run:
                     continue
                 fresh = words - item.words_checked
                 item.words_checked |= fresh
-                hit = any(_has_word(item.scan, w, pkg) for w, pkg in fresh)
+                hit = any(_names_word(item, w, pkg) for w, pkg in fresh)
                 if not hit and new_packages and _RELATIVE.search(item.scan):
                     hit = any(module.startswith(p + ".") for p in new_packages)
                 if hit:

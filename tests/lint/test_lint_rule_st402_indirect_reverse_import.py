@@ -44,3 +44,42 @@ def test_chain_through_type_checking_ignored(project: Project) -> None:
 def test_no_chain(project: Project) -> None:
     project.write("src/pkg/x.py", "import pkg.values\n")
     assert project.upstream("import pkg.x\n") == set()
+
+
+# --- the prefilter's token sets: every spelling that reaches the sealed module is parsed ----
+
+
+def test_chain_through_a_module_with_a_non_ascii_name(project: Project) -> None:
+    # The word searched for is not an ASCII identifier: its whole-word search runs on bytes.
+    project.write("src/pkg/módulo.py", "import pkg.sealed\n")
+    assert project.upstream("from pkg import módulo\n") == {("ST402", 1)}
+    assert project.upstream("import pkg.módulo as m\n") == {("ST402", 1)}
+    # NFKC: a compatibility spelling of the same identifier names the same module.
+    assert project.upstream("from pkg import mo\u0301dulo\n") == {("ST402", 1)}
+
+
+def test_a_reaching_module_named_inside_a_longer_identifier_is_not_an_import(
+    project: Project,
+) -> None:
+    project.write("src/pkg/helper.py", "import pkg.sealed\n")
+    assert project.upstream("helpers = 1\nmy_helper = helpers\n") == set()
+    assert project.upstream("from pkg import (\n    helper,\n)\n") == {("ST402", 2)}
+
+
+def test_dynamic_words_inside_longer_identifiers_still_make_a_file_parsed(
+    project: Project,
+) -> None:
+    # A dynamic-import word inside a longer token must still send the file to the parser: the
+    # token holds the word, so the prefilter cannot rule the file out.
+    project.write("src/pkg/helper.py", "import pkg.sealed\n")
+    text = (
+        "import importlib as my_importlib_alias\n"
+        "my_importlib_alias.import_module('pkg.helper')\n"
+    )
+    assert ("ST402", 2) in project.upstream(text)
+
+
+def test_a_star_import_after_a_closing_bracket_or_semicolon_is_seen(project: Project) -> None:
+    project.write("src/pkg/__init__.py", '__all__ = ["sealed"]\n')
+    assert project.upstream("x = (1);from pkg import *\n") == {("ST401", 1)}
+    assert project.upstream("x = 1\nfrom pkg import\\\n  *\n") == {("ST401", 2)}
