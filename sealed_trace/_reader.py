@@ -361,9 +361,18 @@ def _bulk_tuples_of(items: Callable[[list[object]], bool]) -> Callable[[list[obj
 
 
 def _regroup(flat: list[object], column: list[object]) -> list[object]:
-    """Cut ``flat`` back into tuples as long as the tuples of ``column``, in order."""
+    """Cut ``flat`` back into tuples as long as the tuples of ``column``, in order.
+
+    Tuples of the very same objects are one tuple (the objects are fresh copies, interned
+    where equal, so attempts citing the same spans share one tuple of them).
+    """
     items = iter(flat)
-    return [tuple(islice(items, len(group))) for group in column]  # type: ignore[arg-type]
+    shared: dict[tuple[int, ...], tuple[object, ...]] = {}
+    out: list[object] = []
+    for group in cast(list[tuple[object, ...]], column):
+        chunk = tuple(islice(items, len(group)))
+        out.append(shared.setdefault(tuple(map(id, chunk)), chunk))
+    return out
 
 
 ID = Kind("64 lowercase hex characters", _identity, bulk=_bulk_ids, scalar=True)
