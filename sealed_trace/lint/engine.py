@@ -141,6 +141,23 @@ def _line_of(data: bytes, index: int) -> tuple[int, int]:
     return line, index - (data.rfind(b"\n", 0, index) + 1) + 1
 
 
+_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)?")
+
+
+def _head_lines(data: bytes) -> list[bytes]:
+    """The first two lines of ``data`` with their ends, split as CPython's tokenizer splits
+    them (``\r\n``, ``\r`` or ``\n``), where a coding cookie may stand."""
+    lines: list[bytes] = []
+    position = 0
+    while len(lines) < 2:
+        match = _LINE.match(data, position)
+        if match is None or not match.group():
+            break
+        lines.append(match.group())
+        position = match.end()
+    return lines
+
+
 def _load(file: SourceFile, limit: int) -> _Loaded:
     """Read, check and decode one file (see the module docstring, step 1)."""
     item = _Loaded(file)
@@ -161,17 +178,18 @@ def _load(file: SourceFile, limit: int) -> _Loaded:
         line, col = _line_of(data, nul)
         item.error = ("ST001", line, col, "source contains a NUL byte")
         return item
-    head = b"\n".join(data.split(b"\n", 2)[:2])
-    cookie = _COOKIE.search(head) or _COOKIE.search(head.split(b"\n")[-1])
-    if data.isascii() and (cookie is None or cookie.group(1).decode().lower() in _UTF8):
+    head = _head_lines(data)
+    cookies = [match for line in head if (match := _COOKIE.search(line))]
+    if data.isascii() and all(c.group(1).decode().lower() in _UTF8 for c in cookies):
         item.scan = data
         return item
-    import io
     import tokenize
     import unicodedata
 
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        # CPython finds the coding cookie on the first two lines as its tokenizer reads
+        # them, with universal newlines: a lone CR ends a line too.
+        encoding, _ = tokenize.detect_encoding(iter([*head, b"", b""]).__next__)
         text = data.decode(encoding)
     except (SyntaxError, LookupError) as exc:
         item.error = ("ST001", 1, 1, f"cannot decode: {exc}")

@@ -117,3 +117,25 @@ def test_hostile_file_outside_selection_is_not_reported(project: Project) -> Non
     project.write("src/pkg/other.py", b"\x00")
     result = project.run(paths=["src/pkg/up"])
     assert result.findings == ()
+
+
+# --- coding cookies: the first two lines as CPython's tokenizer splits them ------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        # A lone CR ends line 1, so the cookie stands on line 3 and is ignored: UTF-8 applies.
+        (b"#!/usr/bin/env python\rimport pkg.sealed\n# coding: cp037\n", 2),
+        (b"#!/usr/bin/env python\rimport pkg.sealed\r# coding: cp037\r", 2),
+        # A blank CR line first: the cookie on line 2 applies, and only decoded does the
+        # import name the sealed module.
+        (b"\r# coding: utf-7\rimport pkg.+AHM-ealed\r", 3),
+        (b"\r\n# coding: utf-7\r\nimport pkg.+AHM-ealed\r\n", 3),
+    ],
+    ids=["cr-then-lf", "cr-only", "cr-cookie-line-2", "crlf-cookie-line-2"],
+)
+def test_coding_cookies_are_found_on_lines_split_at_any_line_end(
+    project: Project, source: bytes, line: int
+) -> None:
+    assert project.upstream(source) == {("ST401", line)}  # type: ignore[arg-type]
