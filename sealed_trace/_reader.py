@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from enum import Enum
-from itertools import chain, islice
+from itertools import chain, islice, repeat
 from types import MappingProxyType
 from typing import Final, cast
 
-from sealed_trace.identity import MAX_ABS_INT, IdentityError, canonical_json
+from sealed_trace.identity import MAX_ABS_INT, canonical_json
 from sealed_trace.upstream.budget import ComputeBudgetDecision, ComputeBudgetStatus
 from sealed_trace.upstream.frame import (
     ContractAssessmentProjection,
@@ -260,12 +260,14 @@ def _facts(value: object) -> object:
 
 
 def _facts_general(value: object) -> object:
-    if not issubclass(type(value), Mapping):
-        return BAD
-    thawed = thaw_json(value)
     try:
+        # A host Mapping's own methods run here (items(), iteration): whatever they raise,
+        # the facts are unreadable.
+        if not issubclass(type(value), Mapping):
+            return BAD
+        thawed = thaw_json(value)
         canonical_json({"facts": thawed})  # as deep as the frame digest payload nests it
-    except IdentityError:
+    except Exception:
         return BAD
     return MappingProxyType(thawed)  # type: ignore[arg-type]
 
@@ -309,7 +311,9 @@ class Kind:
 
 
 def _only(kind: type, column: list[object]) -> bool:
-    return not column or set(map(type, column)) == {kind}
+    """Whether every value's type is exactly ``kind``, compared by identity only: a set or
+    ``==`` of types would run a hostile metaclass's ``__hash__``/``__eq__``."""
+    return all(map(operator.is_, map(type, column), repeat(kind)))
 
 
 _HEX_DIGITS: Final = b"0123456789abcdef"

@@ -381,7 +381,7 @@ class _Checker:
         if all(value is _MISSING for value in top.values()):
             self.p.add(
                 "invalid_trace_input_type",
-                f"a {type(self.raw).__name__} has none of the practice episode fields",
+                f"a {_class_name(self.raw)} has none of the practice episode fields",
             )
             return
         version = top["trace_policy_version"]
@@ -1223,8 +1223,18 @@ def _guarded(
         raise
     except BaseException as error:
         problems = r.Problems()
-        problems.add("sealer_internal_fault", f"reading the input raised {type(error).__name__}")
+        problems.add("sealer_internal_fault", f"reading the input raised {_class_name(error)}")
         return _refusal(problems, None)
+
+
+def _class_name(value: object) -> str:
+    """The name of ``value``'s class, read from the type itself (a hostile metaclass cannot
+    answer for it), or ``"an exception"`` when even that cannot be read."""
+    try:
+        name = type.__dict__["__name__"].__get__(type(value), type)
+        return name if type(name) is str else "an exception"
+    except Exception:
+        return "an exception"
 
 
 def build_practice_trace_input(episode: object) -> PracticeTraceInput | PracticeTraceRefusal:

@@ -11,10 +11,11 @@ import independent as ind
 import pytest
 
 from sealed_trace import PracticeTraceRefusal, SealedPracticeTrace, seal
-from sealed_trace.builder import build_episode, refresh_ids, version_lists
+from sealed_trace.builder import build_episode, refresh_ids, tampered_episode, version_lists
 from sealed_trace.episode_json import encode_episode, seal_document
 from sealed_trace.identity import IdentityError
 from sealed_trace.upstream import SourceSpan
+from sealed_trace.upstream.replay import ReplayDisposition
 from sealed_trace.upstream.run import (
     SearchRunDisposition,
     SearchRunRefusal,
@@ -285,3 +286,111 @@ def test_version_lists_helper_matches_the_manifest_order():
     schema, policy = version_lists(run=True, replay=True)
     assert [n for n, _ in schema] == sorted(n for n, _ in schema)
     assert [n for n, _ in policy] == sorted(n for n, _ in policy)
+
+
+# --- types whose metaclass lies: exact-type checks compare types by identity only ----------
+
+
+def _lying_meta(target):
+    """A metaclass whose classes claim to equal any class and hash like ``target``."""
+
+    class LyingMeta(type):
+        def __eq__(cls, other):
+            return True
+
+        def __hash__(cls):
+            return hash(target)
+
+    return LyingMeta
+
+
+class _LyingStr(str, metaclass=_lying_meta(str)):
+    def __eq__(self, other):
+        return True if isinstance(other, str) else NotImplemented
+
+    def __ne__(self, other):
+        return False if isinstance(other, str) else NotImplemented
+
+    __hash__ = str.__hash__
+
+
+class _LyingInt(int, metaclass=_lying_meta(int)):
+    def __eq__(self, other):
+        return True if isinstance(other, int) else NotImplemented
+
+    def __ne__(self, other):
+        return False if isinstance(other, int) else NotImplemented
+
+    __hash__ = int.__hash__
+
+
+class _LyingDisposition(metaclass=_lying_meta(ReplayDisposition)):
+    """Neither a str nor an enum member, yet its class claims to be every class."""
+
+    value = "contract_refused"
+
+
+@pytest.mark.parametrize("attempts", [3, 7, 8, 12])
+def test_a_forged_id_of_a_lying_str_class_refuses_at_every_array_size(attempts):
+    ep = build_episode("sealed_candidate_replay_closed", attempts=attempts)
+    results = [dc.replace(x, replay_result_id=_LyingStr(x.replay_result_id))
+               for x in ep.replay_results]
+    results[0] = dc.replace(results[0], replay_result_id=_LyingStr(ind.sha({"forged": 1})))
+    outcome = seal(dc.replace(ep, replay_results=tuple(results)))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.reason_codes == ("replay_result_id_mismatch",)
+
+
+@pytest.mark.parametrize("attempts", [3, 7, 8, 12])
+def test_a_lying_int_cannot_hide_attempts_out_of_order(attempts):
+    # Two attempts swapped, every id recomputed: only the order betrays them.
+    ep = tampered_episode(
+        "attempts_out_of_order", build_episode("sealed_candidate_replay_closed", attempts=attempts)
+    )
+    run = ep.geometric_search_run
+    lying = tuple(
+        dc.replace(a, attempt_index=_LyingInt(a.attempt_index)) for a in run.candidate_attempts
+    )
+    episode = dc.replace(ep, geometric_search_run=dc.replace(run, candidate_attempts=lying))
+    outcome = seal(episode)
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.reason_codes == ("attempt_order_violation",)
+
+
+@pytest.mark.parametrize("attempts", [3, 7, 8, 12])
+def test_an_object_whose_class_claims_to_be_the_enum_is_not_a_member(attempts):
+    ep = build_episode("sealed_all_candidates_refused", attempts=attempts)
+    results = tuple(dc.replace(x, replay_disposition=_LyingDisposition())
+                    for x in ep.replay_results)
+    outcome = seal(dc.replace(ep, replay_results=results))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.reason_codes == ("malformed_replay_result",)
+
+
+class _NamelessMeta(type):
+    @property
+    def __name__(cls):
+        raise RuntimeError("a class name that cannot be read")
+
+
+class _NamelessError(Exception, metaclass=_NamelessMeta):
+    pass
+
+
+class _Nameless(metaclass=_NamelessMeta):
+    """An episode-like object of a class without a readable name."""
+
+
+def test_an_input_whose_exception_and_class_names_raise_still_gets_a_refusal():
+    class Facts(dict):
+        def items(self):
+            raise _NamelessError()
+
+    base = build_episode("sealed_exhausted_no_candidate")
+    outcome = seal(dc.replace(base, problem_frame=dc.replace(base.problem_frame, facts=Facts(a=1))))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.reason_codes == ("malformed_problem_frame",)
+    outcome = seal(_Nameless())
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.reason_codes == ("invalid_trace_input_type",)
+    assert "_Nameless has none of the practice episode fields" in outcome.explanation
