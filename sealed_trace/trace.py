@@ -1231,7 +1231,7 @@ def _class_name(value: object) -> str:
     """The name of ``value``'s class, read from the type itself (a hostile metaclass cannot
     answer for it), or ``"an exception"`` when even that cannot be read."""
     try:
-        name = type.__dict__["__name__"].__get__(type(value), type)
+        name = type.__dict__["__name__"].__get__(type(value), type)  # sealed-trace: ignore[ST202] -- type's own name descriptor, so no metaclass code runs  # noqa: E501
         return name if type(name) is str else "an exception"
     except Exception:
         return "an exception"
