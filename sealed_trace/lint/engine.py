@@ -423,13 +423,35 @@ def _jobs(requested: int) -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _start_method(methods: Sequence[str], threads: int) -> str | None:
+    """How worker processes start: forked (cheapest: nothing to import again) while this
+    process runs a single thread; from a fork server once other threads exist (forking a
+    multi-threaded process may deadlock the child, and Python 3.12+ warns about it, an error
+    under ``-W error``); the platform's default otherwise."""
+    if "fork" in methods and threads <= 1:
+        return "fork"
+    if "forkserver" in methods:
+        return "forkserver"
+    return None
+
+
+def _thread_count() -> int:
+    """This process's threads, as the OS counts them (threads started outside ``threading``,
+    as execnet's under pytest-xdist, included) where it tells; else ``threading``'s count."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        import threading
+
+        return threading.active_count()
+
+
 def _pool(workers: int) -> ProcessPoolExecutor:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ProcessPoolExecutor(workers, mp_context=context)
+    method = _start_method(multiprocessing.get_all_start_methods(), _thread_count())
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
 
 
 class _Parser:

@@ -173,3 +173,41 @@ def test_large_candidate_set_is_parsed_in_workers(project: Project) -> None:
     parallel = project.run(jobs=2).findings
     assert parallel == serial
     assert len(serial) == 120
+
+
+@pytest.mark.parametrize(
+    ("methods", "threads", "expected"),
+    [
+        (["fork", "spawn", "forkserver"], 1, "fork"),
+        (["fork", "spawn", "forkserver"], 2, "forkserver"),
+        (["fork", "spawn", "forkserver"], 9, "forkserver"),
+        (["spawn"], 1, None),
+        (["spawn"], 3, None),
+    ],
+)
+def test_workers_are_forked_only_from_a_single_threaded_process(methods, threads, expected):
+    from sealed_trace.lint.engine import _start_method
+
+    assert _start_method(methods, threads) == expected
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs /proc (Linux)")
+def test_the_thread_count_sees_threads_started_outside_threading() -> None:
+    import _thread
+    import threading
+
+    from sealed_trace.lint.engine import _thread_count
+
+    before = _thread_count()
+    started, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        started.set()
+        release.wait()
+
+    _thread.start_new_thread(hold, ())
+    started.wait()
+    try:
+        assert _thread_count() == before + 1
+    finally:
+        release.set()
