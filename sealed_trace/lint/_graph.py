@@ -36,6 +36,12 @@ __all__ = ["extract_graph_facts"]
 _IMPORT_FUNCS = IMPORT_FUNCS | {"pkgutil.resolve_name", "importlib.util.find_spec"}
 _PLUGIN_FUNCS = PLUGIN_FUNCS
 _ALL_FUNCS = _IMPORT_FUNCS | _PLUGIN_FUNCS | PATH_LOADERS
+#: ``__import__(name, globals, locals, fromlist, level)``, under either name.
+_DUNDER_IMPORTS = frozenset({"builtins.__import__", "importlib.__import__"})
+#: Import functions whose use as a value (not a call) hides what they import.
+_ESCAPING_FUNCS = _IMPORT_FUNCS | PATH_LOADERS
+#: Module globals that relative imports resolve against.
+_RELATIVE_BASES = frozenset({"__package__", "__spec__", "__name__"})
 #: ``getattr(anything, "import_module")`` and ``x["__import__"]`` are taken for the import
 #: function of that name whatever ``anything`` is (``getattr(getattr, "__self__")`` is the
 #: builtins module): over-approximating, the safe direction.
@@ -184,6 +190,9 @@ class _Visitor:
         #: simple aliases ``name = expr`` (assignments, walrus, parameter defaults), resolved
         #: after the walk, at any depth (scopes are ignored: over-approximation)
         self.aliases: list[tuple[str, ast.expr]] = []
+        #: ``id`` of every expression bound to a name (assignment, default): followed as an
+        #: alias, so a function it names is not taken as escaping.
+        self.alias_values: set[int] = set()
         #: ``__all__``: names of its literal assignments, and how many uses are not those
         self.all_names: list[str] = []
         self.all_literal = 0
@@ -297,6 +306,7 @@ class _Visitor:
                 elif isinstance(value, _AST) and not isinstance(value, _LEAVES):
                     stack.append((value, tc))
         self._bind_aliases()
+        called = {id(call.func) for call, _ in calls}
         tc_only = self.tc_bound - self.rt_bound
         for expr, line, col, tc in refs:
             root = expr
@@ -309,14 +319,36 @@ class _Visitor:
                 line, col = self.pos(expr)
             for q in sorted(resolved):
                 self.refs.append(RefFact(line, col, q, False, "", tc_ref))
+            escaped = self._escaped_import_function(expr, resolved, called)
+            if escaped is not None:
+                self.dynamics.append(DynamicFact(line, col, "escaped-import", escaped))
         for call, tc in calls:
             self._call(call, tc)
+
+    def _escaped_import_function(
+        self, expr: ast.expr, resolved: set[str], called: set[int]
+    ) -> str | None:
+        """An import function used as a value (``map(importlib.import_module, names)``,
+        ``partial(__import__, ...)``, ``import_module.__call__(...)``): what it imports is
+        out of sight. A direct call, or an alias the walk follows, is not such a use."""
+        direct = id(expr) in called or id(expr) in self.alias_values
+        for q in sorted(resolved):
+            for func in sorted(_ESCAPING_FUNCS):
+                if (q == func and not direct) or q.startswith(func + "."):
+                    return func
+        return None
 
     def _assignment(
         self, node: ast.Assign | ast.AnnAssign | ast.AugAssign | ast.NamedExpr
     ) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         value = node.value
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in _RELATIVE_BASES:
+                # Relative imports resolve against this module's package: reassigned, they may
+                # name any module (``__package__ = "pkg"``, then ``from . import sealed``).
+                line, col = self.pos(target)
+                self.dynamics.append(DynamicFact(line, col, "relative-base", target.id))
         if value is None:
             return
         for target in targets:
@@ -330,21 +362,25 @@ class _Visitor:
                 continue
             if isinstance(target, ast.Name):
                 self.aliases.append((target.id, value))
+                self.alias_values.add(id(value))
             elif (isinstance(target, (ast.Tuple, ast.List))
                   and isinstance(value, (ast.Tuple, ast.List))
                   and len(target.elts) == len(value.elts)):
                 for t, v in zip(target.elts, value.elts, strict=True):
                     if isinstance(t, ast.Name):
                         self.aliases.append((t.id, v))
+                        self.alias_values.add(id(v))
 
     def _defaults(self, args: ast.arguments) -> None:
         positional = [*args.posonlyargs, *args.args]
         with_default = positional[len(positional) - len(args.defaults):]
         for arg, default in zip(with_default, args.defaults, strict=True):
             self.aliases.append((arg.arg, default))
+            self.alias_values.add(id(default))
         for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
             if kw_default is not None:
                 self.aliases.append((arg.arg, kw_default))
+                self.alias_values.add(id(kw_default))
 
     def _bind_aliases(self) -> None:
         """Bind each alias to what its value resolves to, propagating along chains of aliases
@@ -491,13 +527,25 @@ class _Visitor:
     def _import_level(node: ast.Call, func: str) -> int | None:
         """The ``level`` of ``__import__(name, globals, locals, fromlist, level)`` (0 for the
         other import functions), None when it is computed."""
-        if func != "builtins.__import__":
+        if func not in _DUNDER_IMPORTS:
             return 0
         level = _arg(node, 4, "level")
         if level is None:
             return 0
         if isinstance(level, ast.Constant) and type(level.value) is int and level.value >= 0:
-            return level.value
+            if level.value == 0:
+                return 0
+            # A relative import resolves against the package its globals name: only the
+            # module's own globals (``globals()``, or none given) name this module's package.
+            base = _arg(node, 1, "globals")
+            own = base is None or (
+                isinstance(base, ast.Call)
+                and isinstance(base.func, ast.Name)
+                and base.func.id == "globals"
+                and not base.args
+                and not base.keywords
+            )
+            return level.value if own else None
         return None
 
     def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int, tc: bool) -> None:
@@ -527,7 +575,7 @@ class _Visitor:
                 return
         self.imports.append(ImportFact(line, col, module, None, "dynamic", tc,
                                        f"{func}({text!r})"))
-        fromlist = _arg(node, 3, "fromlist") if func == "builtins.__import__" else None
+        fromlist = _arg(node, 3, "fromlist") if func in _DUNDER_IMPORTS else None
         if isinstance(fromlist, (ast.List, ast.Tuple)):
             for element in fromlist.elts:
                 item = _literal(element)

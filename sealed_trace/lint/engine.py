@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
-ENGINE_VERSION = "6"
+ENGINE_VERSION = "7"
 #: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
 CACHE_FILE = "lint-v1.json"
 _MARKER = MARKER.encode()
@@ -88,7 +88,9 @@ _SPELLED_TIGHT = tuple(
     re.compile(quote + rb"[\"']*[rRuUbBfF]{0,2}[\"'](?=[A-Za-z0-9_.])") for quote in (b'"', b"'")
 )
 #: Dynamic-fact kinds of an import the lint cannot resolve (ST301).
-_HIDDEN_KINDS = frozenset({"computed-import", "path-import", "hidden-import"})
+_HIDDEN_KINDS = frozenset(
+    {"computed-import", "path-import", "hidden-import", "escaped-import", "relative-base"}
+)
 _WORDISH = re.compile(rb"[A-Za-z0-9_.]")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from lint_project import Project
 
 
@@ -34,3 +35,59 @@ def test_literal_in_upstream_is_clean(project: Project) -> None:
 def test_not_reported_in_unrelated_module(project: Project) -> None:
     project.write("src/pkg/other.py", "import importlib\nimportlib.import_module(NAME)\n")
     assert project.codes("src/pkg/other.py") == set()
+
+
+# --- an import function used as a value, and relative imports against a computed base ------
+
+
+@pytest.mark.parametrize(
+    ("code", "line"),
+    [
+        ("import importlib\nmods = list(map(importlib.import_module, ['pkg.sealed']))\n", 2),
+        ("import functools, importlib\nfunctools.partial(importlib.import_module, 'x')()\n", 2),
+        ("import importlib\nimportlib.import_module.__call__('pkg.sealed')\n", 2),
+        ("import importlib\nf = lambda n: 0\nf = (lambda: importlib.import_module)()\n", 3),
+        ("import importlib\n[importlib.import_module][0]('pkg.sealed')\n", 2),
+        ("import importlib\nf = importlib.import_module if x else None\n", 2),
+        ("from importlib import import_module as imp\nhandlers = {'m': imp}\n", 2),
+        ("loaders = [__import__]\n", 1),
+        ("import runpy\nrun = getattr(runpy, 'run_module')\nuse(run)\n", 3),
+    ],
+    ids=["map", "partial", "dunder-call", "lambda", "list", "ifexp", "dict", "builtin", "getattr"],
+)
+def test_an_import_function_used_as_a_value_is_a_finding(
+    project: Project, code: str, line: int
+) -> None:
+    assert ("ST301", line) in project.upstream(code)
+
+
+def test_an_import_function_bound_to_a_name_and_called_is_followed(project: Project) -> None:
+    # Aliases are followed: the literal call is an edge, not an unknown import.
+    code = "import importlib\nload = importlib.import_module\nload('pkg.values')\n"
+    assert project.upstream(code) == set()
+    code = "import importlib\ndef f(load=importlib.import_module):\n    return load('pkg.values')\n"
+    assert project.upstream(code) == set()
+    code = "import importlib\nload = importlib.import_module\nload('pkg.sealed')\n"
+    assert project.upstream(code) == {("ST401", 3)}
+
+
+@pytest.mark.parametrize("name", ["__package__", "__spec__", "__name__"])
+def test_reassigning_the_base_of_relative_imports_is_a_finding(project: Project, name: str) -> None:
+    # ``from . import sealed`` in pkg.up names pkg.up.sealed, which does not exist; with the
+    # base reassigned it may name pkg.sealed.
+    code = f"{name} = 'pkg'\nfrom . import sealed\n"
+    assert ("ST301", 1) in project.upstream(code)
+
+
+def test_dunder_import_resolves_its_level_under_either_name(project: Project) -> None:
+    assert project.upstream(
+        "import importlib\nimportlib.__import__('sealed', globals(), None, [], 2)\n"
+    ) == {("ST401", 2)}
+    assert project.upstream("__import__('sealed', globals(), None, [], 2)\n") == {("ST401", 1)}
+
+
+def test_a_relative_dunder_import_against_other_globals_is_a_finding(project: Project) -> None:
+    code = "__import__('sealed', {'__package__': 'pkg'}, None, [], 1)\n"
+    assert project.upstream(code) == {("ST301", 1)}
+    code = "g = dict(globals())\n__import__('sealed', g, None, [], 1)\n"
+    assert project.upstream(code) == {("ST301", 2)}

@@ -40,6 +40,14 @@ class ComputedDynamicImport:
                 yield ctx.finding(fact.line, fact.column, self.code,
                                   f"{fact.callee}() may import any module named in its data; "
                                   "it cannot be checked", fact.callee)
+            elif fact.kind == "escaped-import":
+                yield ctx.finding(fact.line, fact.column, self.code,
+                                  f"{fact.callee} is used as a value, not called: what it "
+                                  "imports cannot be checked", fact.callee)
+            elif fact.kind == "relative-base":
+                yield ctx.finding(fact.line, fact.column, self.code,
+                                  f"{fact.callee} is assigned: relative imports resolve against "
+                                  "a computed package and cannot be checked", fact.callee)
             elif fact.kind == "path-import":
                 yield ctx.finding(fact.line, fact.column, self.code,
                                   f"{fact.callee}() loads code by file path; it cannot be checked",
