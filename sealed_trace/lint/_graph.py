@@ -74,7 +74,12 @@ _STRING_IMPORTS: dict[str, tuple[int, tuple[str, ...]]] = {
     **{owner + suffix: (0, ("target", "in_dict"))
        for owner in ("unittest.mock.patch", "mock.patch")
        for suffix in ("", ".dict", ".multiple")},
+    "unittest.main": (0, ("module",)),
+    "unittest.TestProgram": (0, ("module",)),
+    "xml.sax.make_parser": (0, ("parser_list",)),
 }
+#: Of :data:`_STRING_IMPORTS`, the callables whose argument is a list of module names.
+_STRING_LIST_IMPORTS = frozenset({"xml.sax.make_parser"})
 #: Method names that import their string argument whatever object they are called on
 #: (``unittest.TestLoader().loadTestsFromName("pkg.mod")``); the ``...Names`` ones take a list.
 _STRING_IMPORT_METHODS = {
@@ -85,10 +90,17 @@ _STRING_IMPORT_METHODS = {
 #: Callables that may import any module named inside their data (``pickle.loads`` imports the
 #: module of every global it restores): ST301 wherever they occur.
 _HIDDEN_IMPORTS = frozenset({
-    f"{owner}.{func}" for owner in ("pickle", "_pickle", "marshal", "cPickle", "dill",
-                                    "cloudpickle")
-    for func in ("load", "loads", "Unpickler")
+    *(f"{owner}.{func}" for owner in ("pickle", "_pickle", "marshal", "cPickle", "dill",
+                                      "cloudpickle")
+      for func in ("load", "loads", "Unpickler")),
+    # logging configuration imports the classes and factories its data names ("class", "()")
+    "logging.config.dictConfig", "logging.config.fileConfig", "logging.config.listen",
+    # an entry point built by hand loads whatever its value names
+    "importlib.metadata.EntryPoint", "importlib_metadata.EntryPoint",
 })
+#: Callables that make a function fetching an attribute named by a string: given an import
+#: function's name, what they make may be that function, whatever object it is applied to.
+_ATTRIBUTE_MAKERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
 _TYPING = ("typing", "typing_extensions")
 _BUILTINS = frozenset({"__import__", "getattr", "vars"})
 _Guard = tuple[ast.expr, ...]
@@ -451,6 +463,7 @@ class _Visitor:
             line, col = self.pos(node)
             self.dynamics.append(DynamicFact(line, col, "computed-import", computed))
         self._string_import(node, callee, tc)
+        self._attribute_maker(node, callee)
         if not callee & _ALL_FUNCS:
             return
         line, col = self.pos(node)
@@ -490,8 +503,8 @@ class _Visitor:
                 break
         if arg is None:
             return  # ``files()``: the calling module itself
-        items = arg.elts if (func.endswith("Names") and isinstance(arg, (ast.List, ast.Tuple))) \
-            else [arg]
+        listed = func.endswith("Names") or func in _STRING_LIST_IMPORTS
+        items = arg.elts if (listed and isinstance(arg, (ast.List, ast.Tuple))) else [arg]
         for item in items:
             text = _literal(item)
             if text is not None:
@@ -505,6 +518,22 @@ class _Visitor:
                 continue  # a module object: its reference is an edge of its own
             self.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
+
+    def _attribute_maker(self, node: ast.Call, callee: set[str]) -> None:
+        """``operator.attrgetter("__import__")(builtins_module)(...)``: an attribute getter or
+        method caller for an import function's name may fetch it from a module the lint cannot
+        see (``len.__self__`` is ``builtins``). A computed name is treated as ``getattr`` with
+        a computed name on an unknown object is (see docs/lint.md, Limits)."""
+        makers = callee & _ATTRIBUTE_MAKERS
+        if not makers:
+            return
+        maker = sorted(makers)[0]
+        for arg in node.args[:1] if maker == "operator.methodcaller" else node.args:
+            text = _literal(arg)
+            if text is not None and any(name in _FUNC_BY_NAME for name in text.split(".")):
+                line, col = self.pos(node)
+                self.dynamics.append(DynamicFact(line, col, "computed-import", maker))
+                return
 
     def _computed_root(self, node: ast.Call, callee: set[str]) -> str | None:
         """``getattr(importlib, name)`` / ``__builtins__[name](...)``: an attribute of an

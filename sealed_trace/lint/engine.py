@@ -68,13 +68,15 @@ _STAR = re.compile(rb"import[ \t\f\\\r\n(]*\*")
 #: string can name (``getattr(importlib, "import_\x6dodule")``); ``imp`` is a whole word.
 _ROOT_WORDS = (b"importlib", b"builtins", b"pkgutil", b"runpy", b"zipimport", b"resolve_name",
                b"find_spec", b"pydoc", b"locate", b"get_data", b"resources", b"loadTestsFromName",
-               b"patch", b"_gcd_import", b"_find_and_load", b"pickle", b"marshal")
+               b"patch", b"_gcd_import", b"_find_and_load", b"pickle", b"marshal",
+               b"dictConfig", b"fileConfig", b"EntryPoint", b"make_parser")
 _IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 #: What may stand between a package's name and a dot that makes it name a submodule.
 _DOT_AFTER = re.compile(rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))*\.")
 #: Names through which a string literal reaches an attribute of an unnamed object
 #: (``getattr(getattr(getattr, "__self__"), "__import__")``, ``x.__dict__["..."]``).
-_LOOKUP_WORDS = (b"getattr", b"__dict__", b"__globals__", b"vars")
+_LOOKUP_WORDS = (b"getattr", b"__dict__", b"__globals__", b"vars", b"attrgetter",
+                 b"methodcaller")
 #: A string literal spelling a name through an escape that yields letters, digits or dots, or a
 #: backslash-newline inside it, or two adjacent literals (implicit concatenation, also across
 #: lines and comments inside brackets).

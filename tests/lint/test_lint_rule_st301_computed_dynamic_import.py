@@ -91,3 +91,46 @@ def test_a_relative_dunder_import_against_other_globals_is_a_finding(project: Pr
     assert project.upstream(code) == {("ST301", 1)}
     code = "g = dict(globals())\n__import__('sealed', g, None, [], 1)\n"
     assert project.upstream(code) == {("ST301", 2)}
+
+
+@pytest.mark.parametrize(
+    ("code", "line"),
+    [
+        ("import operator\noperator.attrgetter('__import__')(len.__self__)('pkg.sealed')\n", 2),
+        ("import operator\nf = operator.attrgetter('__imp' 'ort__')\n", 2),
+        ("import operator as o\nget = o.attrgetter('mod.import_module')\n", 2),
+        ("import operator\ncall = operator.methodcaller('import_module', 'pkg.sealed')\n", 2),
+    ],
+    ids=["attrgetter", "attrgetter-spelled", "attrgetter-dotted", "methodcaller"],
+)
+def test_an_attribute_getter_for_an_import_function_is_a_finding(
+    project: Project, code: str, line: int
+) -> None:
+    assert ("ST301", line) in project.upstream(code)
+
+
+def test_an_attribute_getter_for_ordinary_names_is_no_finding(project: Project) -> None:
+    code = "import operator\nkey = operator.attrgetter('name', 'size')\n"
+    assert project.upstream(code) == set()
+    code = "import operator\nup = operator.methodcaller('upper')\n"
+    assert project.upstream(code) == set()
+    code = "import operator\nimport pkg.values\nkey = operator.attrgetter(FIELD)\n"
+    assert project.upstream(code) == set()
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("import logging.config\nlogging.config.dictConfig(CONFIG)\n", ("ST301", 2)),
+        ("from logging import config\nconfig.fileConfig('log.ini')\n", ("ST301", 2)),
+        ("from importlib.metadata import EntryPoint\n"
+         "EntryPoint('x', 'pkg.sealed:run', 'group').load()\n", ("ST301", 2)),
+        ("import unittest\nunittest.main(module='pkg.sealed')\n", ("ST401", 2)),
+        ("import xml.sax\nxml.sax.make_parser(['pkg.values', 'pkg.sealed'])\n", ("ST401", 2)),
+    ],
+    ids=["dictConfig", "fileConfig", "EntryPoint", "unittest-main", "sax-make-parser"],
+)
+def test_standard_library_calls_that_import_by_name_are_followed_or_reported(
+    project: Project, code: str, expected: tuple[str, int]
+) -> None:
+    assert expected in project.upstream(code)
