@@ -1246,7 +1246,8 @@ def build_practice_trace_input(episode: object) -> PracticeTraceInput | Practice
     Returns:
         The trace input, whose ``input_digest`` hashes the §12.1 payload, when the whole
         episode validates; otherwise the :class:`PracticeTraceRefusal` that :func:`seal`
-        would return. Never raises.
+        would return. Never raises (a ``KeyboardInterrupt`` is passed on, so Ctrl-C still
+        stops the caller).
     """
     return _guarded(episode, _NO_CLAIM, "", None, want_input=True)  # type: ignore[return-value]
 
@@ -1267,7 +1268,8 @@ def seal_practice_trace(
             generated summary.
 
     Returns:
-        A :class:`SealedPracticeTrace` or a :class:`PracticeTraceRefusal`. Never raises.
+        A :class:`SealedPracticeTrace` or a :class:`PracticeTraceRefusal`. Never raises (a
+        ``KeyboardInterrupt`` is passed on, so Ctrl-C still stops the caller).
     """
     return _guarded(episode, trace_input, explanation, None, want_input=False)  # type: ignore[return-value]
 
@@ -1278,7 +1280,8 @@ def seal(episode: object, *, explanation: object = "") -> PracticeTraceOutcome:
     Returns:
         A :class:`SealedPracticeTrace` when every upstream identity reproduces and every
         binding holds, else a :class:`PracticeTraceRefusal` with ``reason_codes`` from
-        :data:`sealed_trace.reasons.REASON_CODES`. Never raises, never mutates ``episode``.
+        :data:`sealed_trace.reasons.REASON_CODES`. Never raises (a ``KeyboardInterrupt`` is
+        passed on, so Ctrl-C still stops the caller), never mutates ``episode``.
     """
     return _guarded(episode, _NO_CLAIM, explanation, None, want_input=False)  # type: ignore[return-value]
 
