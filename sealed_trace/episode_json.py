@@ -275,7 +275,7 @@ def seal_document(data: bytes) -> PracticeTraceOutcome:
     if type(document) is not dict:
         problems.add(
             "malformed_episode_document",
-            f"the document is a JSON {type(document).__name__}, not an object",
+            f"the document is {_json_kind(document)}, not a JSON object",
         )
         return _refuse_document(problems)
     episode, claimed = _episode(document, problems)
@@ -302,6 +302,15 @@ def outcome_document(outcome: PracticeTraceOutcome) -> dict[str, object]:
             value = list(value)
         document[f.name] = value
     return document
+
+
+def _json_kind(value: object) -> str:
+    """How a decoded top-level JSON value is named in a refusal's detail."""
+    if isinstance(value, _Rejected):
+        return "a number the decoder refuses (a float, NaN or an integer beyond 64 bits)"
+    names = {list: "a JSON array", str: "a JSON string", int: "a JSON number",
+             bool: "a JSON boolean", type(None): "JSON null"}
+    return names.get(type(value), "a JSON value")
 
 
 def encode_outcome(outcome: PracticeTraceOutcome) -> bytes:

@@ -229,3 +229,23 @@ def test_encode_episode_refuses_what_has_no_json_form():
     bad = replace(episode, problem_frame=replace(frame, facts={"x": 0.5}))
     with pytest.raises(IdentityError):
         encode_episode(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("[]", "a JSON array"),
+        ('"episode"', "a JSON string"),
+        ("7", "a JSON number"),
+        ("true", "a JSON boolean"),
+        ("null", "JSON null"),
+        ("1.5", "a number the decoder refuses"),
+        ("99999999999999999999999", "a number the decoder refuses"),
+    ],
+)
+def test_a_document_that_is_not_an_object_is_named_in_plain_json_terms(text, named):
+    outcome = seal_document(text.encode())
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_episode_document" in outcome.reason_codes
+    assert f"the document is {named}" in outcome.explanation
+    assert "_Rejected" not in outcome.explanation

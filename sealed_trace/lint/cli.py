@@ -112,8 +112,10 @@ def run_lint(args: argparse.Namespace) -> int:
             return 2
     else:
         sys.stdout.write(report)
-    if args.lint_format == "text" and result.findings and not args.lint_output:
-        sys.stderr.write(f"{len(result.findings)} finding(s) in {result.checked} file(s)\n")
+    if args.lint_format == "text" and not args.lint_output:
+        # On stderr, so that stdout holds findings only; a clean run says it ran.
+        count = f"{len(result.findings)} finding(s)" if result.findings else "no findings"
+        sys.stderr.write(f"{count} in {result.checked} file(s)\n")
     return 1 if result.findings and not args.lint_exit_zero else 0
 
 

@@ -405,7 +405,8 @@ def load_config(
         found = find_config(cwd or os.getcwd())
         if found is None:
             raise ConfigError(
-                "pyproject.toml", ["no pyproject.toml with a [tool.sealed_trace] table found"]
+                str(cwd or os.getcwd()),
+                ["no pyproject.toml with a [tool.sealed_trace] table here or in a parent folder"],
             )
         config_path = found
     else:
