@@ -384,11 +384,9 @@ ID_OR_NONE = Kind("null or 64 lowercase hex characters", _nullable(_identity), s
 TEXT = Kind("a non-empty string", _text, bulk=_bulk_texts, scalar=True)
 TEXT_OR_NONE = Kind("null or a non-empty string", _nullable(_text), scalar=True)
 STR = Kind("a string", read_str, bulk=_bulk_strs, scalar=True)
+_bulk_any_ints: Final = _bulk_ints(-MAX_ABS_INT)
 INT = Kind(
-    "an int (not a bool) in the signed 64-bit range",
-    _read_int,
-    bulk=_bulk_ints(-MAX_ABS_INT),
-    scalar=True,
+    "an int (not a bool) in the signed 64-bit range", _read_int, bulk=_bulk_any_ints, scalar=True
 )
 NAT = Kind("a non-negative int (not a bool)", _natural, bulk=_bulk_ints(0), scalar=True)
 INT_OR_NONE = Kind("an int or null", _nullable(_read_int), scalar=True)
@@ -537,7 +535,7 @@ def _many_spans(column: list[object]) -> list[object] | None:
         and min(starts) >= 0
         and max(ends) < MAX_ABS_INT
         and all(map(operator.le, starts, ends))
-        and _bulk_ints(-MAX_ABS_INT)(numbered)
+        and _bulk_any_ints(numbered)
     ):
         return None
     # Copies: the input's own spans could still be changed behind our back.

@@ -183,10 +183,10 @@ def with_leading_key(blanked: str, key: str, value: str) -> str:
     Raises:
         ValueError: ``blanked`` does not start with ``{"<key>":""``.
     """
-    head = "{" + encode_basestring(key) + ':""'
-    if not blanked.startswith(head):
+    opening = "{" + encode_basestring(key) + ":"
+    if not blanked.startswith(opening + '""'):
         raise ValueError(f"the canonical text does not start with the blanked key {key!r}")
-    return "{" + encode_basestring(key) + ":" + encode_basestring(value) + blanked[len(head) :]
+    return opening + encode_basestring(value) + blanked[len(opening) + 2 :]
 
 
 def is_identity(value: object) -> bool:

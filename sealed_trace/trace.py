@@ -1021,33 +1021,34 @@ class _Checker:
                         f"{span.text!r} at {start}:{end} is not exact in the problem text",
                     )
 
+    def _span_sources(self) -> list[tuple[str, tuple[object, ...]]]:
+        """The records whose spans the trace copies, in sealing-policy §5 order, each group
+        with the name pattern of its records (``where.format(position)``)."""
+        e = self.e
+        return [
+            ("contract_assessment", (e.assessment,) if e.assessment is not None else ()),
+            ("residuals[{}]", e.residuals or ()),
+            ("candidate_attempts[{}]", e.run.candidate_attempts if e.run else ()),
+            ("replay_results[{}]", e.results or ()),
+        ]
+
     def trace_spans(self) -> tuple[SourceSpan, ...]:
         """The spans the trace copies, in sealing-policy §5 order, as one tuple."""
         if self._trace_spans is None:
-            e = self.e
-            self._trace_spans = r.all_spans(
-                (e.assessment,) if e.assessment is not None else (),
-                e.residuals or (),
-                e.run.candidate_attempts if e.run else (),
-                e.results or (),
-            )
+            self._trace_spans = r.all_spans(*(group for _, group in self._span_sources()))
         return self._trace_spans
 
     def copied_spans(self) -> list[tuple[str, int, tuple[SourceSpan, ...]]]:
-        """The spans the trace copies, in sealing-policy §5 order.
+        """The spans the trace copies, in sealing-policy §5 order, record by record.
 
         Each entry is ``(where, position, spans)``; ``where.format(position)`` names the
         record the spans come from.
         """
-        e = self.e
-        out: list[tuple[str, int, tuple[SourceSpan, ...]]] = []
-        if e.assessment is not None:
-            out.append(("contract_assessment", 0, e.assessment.evidence_spans))
-        out += [("residuals[{}]", i, x.evidence_spans) for i, x in enumerate(e.residuals or ())]
-        attempts = e.run.candidate_attempts if e.run else ()
-        out += [("candidate_attempts[{}]", i, x.evidence_spans) for i, x in enumerate(attempts)]
-        out += [("replay_results[{}]", i, x.evidence_spans) for i, x in enumerate(e.results or ())]
-        return out
+        return [
+            (where, position, record.evidence_spans)  # type: ignore[attr-defined]
+            for where, group in self._span_sources()
+            for position, record in enumerate(group)
+        ]
 
     # -- outcome ---------------------------------------------------------------------------
 

@@ -38,8 +38,9 @@ _PLUGIN_FUNCS = PLUGIN_FUNCS
 _ALL_FUNCS = _IMPORT_FUNCS | _PLUGIN_FUNCS | PATH_LOADERS
 #: ``__import__(name, globals, locals, fromlist, level)``, under either name.
 _DUNDER_IMPORTS = frozenset({"builtins.__import__", "importlib.__import__"})
-#: Import functions whose use as a value (not a call) hides what they import.
-_ESCAPING_FUNCS = _IMPORT_FUNCS | PATH_LOADERS
+#: Import functions whose use as a value (not a call) hides what they import, in the order
+#: findings name them.
+_ESCAPING_FUNCS = tuple(sorted(_IMPORT_FUNCS | PATH_LOADERS))
 #: Module globals that relative imports resolve against.
 _RELATIVE_BASES = frozenset({"__package__", "__spec__", "__name__"})
 #: ``getattr(anything, "import_module")`` and ``x["__import__"]`` are taken for the import
@@ -345,7 +346,7 @@ class _Visitor:
         out of sight. A direct call, or an alias the walk follows, is not such a use."""
         direct = id(expr) in called or id(expr) in self.alias_values
         for q in sorted(resolved):
-            for func in sorted(_ESCAPING_FUNCS):
+            for func in _ESCAPING_FUNCS:
                 if (q == func and not direct) or q.startswith(func + "."):
                     return func
         return None
