@@ -160,6 +160,8 @@ def canonical_json_with(payload: Mapping[str, object], fragments: Mapping[str, s
         ValueError: a key of ``fragments`` cannot be placed unambiguously (it is not a plain
             top-level key of the encoded object); never for payloads the sealer builds.
     """
+    if not fragments:
+        return _ENCODE(payload)
     text = _ENCODE({**payload, **dict.fromkeys(fragments, 0)})
     parts: list[str] = []
     rest = text

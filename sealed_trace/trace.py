@@ -90,6 +90,9 @@ SEALED_PRACTICE_TRACE_POLICY_VERSION: Final = "sealed_practice_trace.v1"
 _CREATED_BY_POLICY: Final = SEALED_PRACTICE_TRACE_POLICY_VERSION
 #: Trace input keys whose lists grow with the attempts: the trace payload repeats them.
 _LONG_ID_LISTS: Final = frozenset({"candidate_attempt_ids", "replay_result_ids"})
+#: Lists at least this long are encoded once and spliced where a payload repeats them; a
+#: shorter one costs less to encode again than to splice.
+_SPLICE_MIN: Final = 32
 
 #: Supported policy manifest: policy_versions name -> the one supported version (ADR §6.1 #10).
 _POLICY_MANIFEST: Final = {
@@ -552,6 +555,11 @@ class _Checker:
                 self.p.add("missing_episode_field", f"episode.{attr} is absent")
                 self.versions_ok = False
                 continue
+            supported = tuple((name, manifest[name]) for name in sorted(expected))
+            if _is_exactly(raw, supported):  # the common case: exactly the supported entries
+                self.ids[attr] = supported
+                self._carried_mismatch(attr, kind, supported, manifest, carried)
+                continue
             pairs = r.PAIRS.check(raw)  # type: ignore[misc]
             if pairs is r.BAD:
                 self.p.add(
@@ -588,12 +596,24 @@ class _Checker:
                         f"episode.{attr} gives {name} {version!r}, not {manifest[name]!r}",
                     )
                     continue
-                for value in dict.fromkeys(carried.get((kind, name), ())):
-                    if value in manifest.values() and value != version:
-                        self.p.add(
-                            "version_entry_mismatch",
-                            f"episode.{attr} gives {name} {version!r}, records carry {value!r}",
-                        )
+                self._carried_mismatch(attr, kind, ((name, version),), manifest, carried)
+
+    def _carried_mismatch(
+        self,
+        attr: str,
+        kind: str,
+        entries: tuple[tuple[str, str], ...],
+        manifest: dict[str, str],
+        carried: dict[tuple[str, str], list[object]],
+    ) -> None:
+        """Report each supported version a record carries for an entry that names another."""
+        for name, version in entries:
+            for value in dict.fromkeys(carried.get((kind, name), ())):
+                if value in manifest.values() and value != version:
+                    self.p.add(
+                        "version_entry_mismatch",
+                        f"episode.{attr} gives {name} {version!r}, records carry {value!r}",
+                    )
 
     def _collect_ids(
         self,
@@ -668,7 +688,7 @@ class _Checker:
         for key, value in values.items():
             if key.endswith("_versions"):
                 payload[key] = [list(pair) for pair in value]  # type: ignore[attr-defined]
-            elif key in _LONG_ID_LISTS:
+            elif key in _LONG_ID_LISTS and len(value) >= _SPLICE_MIN:  # type: ignore[arg-type]
                 # Encoded once here and spliced into the sealed trace's payload too.
                 self.fragments[key] = canonical_json(list(value), checked=False)  # type: ignore[call-overload]
             elif isinstance(value, tuple):
@@ -1068,6 +1088,20 @@ class _Checker:
         return _D.SEALED_REPLAY_UNAVAILABLE
 
 
+def _is_exactly(value: object, pairs: tuple[tuple[str, str], ...]) -> bool:
+    """Whether ``value`` is an exact tuple of exact ``(str, str)`` tuples equal to ``pairs``
+    (exact types first, so the comparison runs no code of the input's)."""
+    if type(value) is not tuple or len(value) != len(pairs):
+        return False
+    for pair in cast(tuple[object, ...], value):
+        if type(pair) is not tuple or len(pair) != 2:
+            return False
+        name, version = cast(tuple[object, object], pair)
+        if type(name) is not str or type(version) is not str:
+            return False
+    return value == pairs
+
+
 def _all_field(reads: list[_Read] | None, name: str) -> tuple[object, ...] | None:
     if reads is None:
         return None
@@ -1131,14 +1165,19 @@ def _sealed(
         "evidence_spans": spans_payload(spans),
         "created_by_policy": _CREATED_BY_POLICY,
     }
-    # The id lists the trace input already encoded, and the chain (written under two keys),
-    # are spliced in as text rather than encoded again (ADR §12: the same bytes are hashed).
-    chain_text = canonical_json(list(chain), checked=False)
-    fragments = {
-        **checker.fragments,
-        "upstream_identity_chain": chain_text,
-        "trace_records": chain_text,
-    }
+    # The long id lists the trace input already encoded, and a long chain (written under two
+    # keys), are spliced in as text rather than encoded again (ADR §12: the same bytes are
+    # hashed).
+    fragments = dict(checker.fragments)
+    if "candidate_attempt_ids" not in fragments:
+        payload["candidate_attempt_ids"] = list(trace_input.candidate_attempt_ids)
+    if "replay_result_ids" not in fragments:
+        payload["replay_result_ids"] = list(trace_input.replay_result_ids)
+    if len(chain) >= _SPLICE_MIN:
+        chain_text = canonical_json(list(chain), checked=False)
+        fragments["upstream_identity_chain"] = fragments["trace_records"] = chain_text
+    else:
+        payload["upstream_identity_chain"] = payload["trace_records"] = list(chain)
     if not explanation:
         attempts = len(trace_input.candidate_attempt_ids)
         explanation = (
