@@ -312,6 +312,31 @@ class _Read:
 
 
 @dataclass
+class _Reads:
+    """A tuple of records as read: each item's record (None when it could not be read) and,
+    when any could not, each item's readable fields (``fields`` is None when all were read)."""
+
+    records: tuple[object | None, ...]
+    fields: tuple[dict[str, object], ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def complete(self) -> tuple[object, ...] | None:
+        """Every record, or None when any could not be read."""
+        return self.records if self.fields is None else None
+
+    def values(self, name: str) -> list[object]:
+        """Each item's normalised value of field ``name``, or None where it did not read."""
+        if self.fields is None:
+            return [getattr(record, name) for record in self.records]  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
+        return [
+            _Read(record, fields).get(name)
+            for record, fields in zip(self.records, self.fields, strict=True)
+        ]
+
+
+@dataclass
 class _Episode:
     """Everything the checks learned about one episode."""
 
@@ -357,7 +382,7 @@ class _Checker:
         record, fields = r.read_record(raw, schema, self.p, f"episode.{name}")
         return _Read(record, fields)
 
-    def _array(self, name: str, schema: r.RecordSchema) -> list[_Read] | None:
+    def _array(self, name: str, schema: r.RecordSchema) -> _Reads | None:
         raw = self.top[name]
         if raw is _MISSING:
             self.p.add("missing_episode_field", f"episode.{name} is absent")
@@ -368,12 +393,13 @@ class _Checker:
             return None
         records = r.read_many_fast(items, schema)
         if records is not None:  # all well formed: read column by column, nothing to report
-            return [_Read(record, {}) for record in records]
+            return _Reads(tuple(records))
         where = f"episode.{name}"
-        return [
-            _Read(*r.read_record(item, schema, self.p, where, index))
-            for index, item in enumerate(items)
-        ]
+        reads = [r.read_record(item, schema, self.p, where, i) for i, item in enumerate(items)]
+        each = tuple(record for record, _ in reads)
+        if None not in each:
+            return _Reads(each)
+        return _Reads(each, tuple(fields for _, fields in reads))
 
     def _version(self, value: object, supported: str, where: str) -> None:
         if isinstance(value, str) and value != supported:
@@ -457,12 +483,12 @@ class _Checker:
             "geometric_search_run.schema_version",
         )
         for reads, where in ((results, "replay_results"), (refusals, "replay_refusals")):
-            versions = {read.get("replay_policy_version") for read in reads or ()}
-            if versions <= {CONTRACT_PROOF_REPLAY_POLICY_VERSION}:
+            versions = reads.values("replay_policy_version") if reads is not None else []
+            if set(versions) <= {CONTRACT_PROOF_REPLAY_POLICY_VERSION}:
                 continue  # every record carries the supported version: nothing to report
-            for index, read in enumerate(reads or ()):
+            for index, value in enumerate(versions):
                 self._version(
-                    read.get("replay_policy_version"),
+                    value,
                     CONTRACT_PROOF_REPLAY_POLICY_VERSION,
                     f"{where}[{index}].replay_policy_version",
                 )
@@ -475,12 +501,12 @@ class _Checker:
         if not (run_present and refusal_present):
             e.run = run.record  # type: ignore[assignment]
             e.run_refusal = run_refusal.record  # type: ignore[assignment]
-        if residuals is not None and all(x.record is not None for x in residuals):
-            e.residuals = tuple(x.record for x in residuals)  # type: ignore[misc]
-        if results is not None and all(x.record is not None for x in results):
-            e.results = tuple(x.record for x in results)  # type: ignore[misc]
-        if refusals is not None and all(x.record is not None for x in refusals):
-            e.refusals = tuple(x.record for x in refusals)  # type: ignore[misc]
+        if residuals is not None:
+            e.residuals = residuals.complete()  # type: ignore[assignment]
+        if results is not None:
+            e.results = results.complete()  # type: ignore[assignment]
+        if refusals is not None:
+            e.refusals = refusals.complete()  # type: ignore[assignment]
 
         self._read_versions(
             run_present=run_present and not refusal_present,
@@ -509,10 +535,15 @@ class _Checker:
         budget: _Read,
         run: _Read,
         run_refusal: _Read,
-        results: list[_Read] | None,
-        refusals: list[_Read] | None,
+        results: _Reads | None,
+        refusals: _Reads | None,
     ) -> dict[tuple[str, str], list[object]]:
-        replay = [x.get("replay_policy_version") for x in (*(results or ()), *(refusals or ()))]
+        replay = [
+            value
+            for reads in (results, refusals)
+            if reads is not None
+            for value in reads.values("replay_policy_version")
+        ]
         run_policy = [run.get("run_policy_version"), run_refusal.get("run_policy_version")]
         return {
             ("policy", "compute_budget"): [budget.get("policy_version")],
@@ -619,13 +650,13 @@ class _Checker:
         self,
         frame: _Read,
         assessment: _Read,
-        residuals: list[_Read] | None,
+        residuals: _Reads | None,
         gate: _Read,
         budget: _Read,
         run: _Read,
         run_refusal: _Read,
-        results: list[_Read] | None,
-        refusals: list[_Read] | None,
+        results: _Reads | None,
+        refusals: _Reads | None,
         run_present: bool,
         refusal_present: bool,
     ) -> None:
@@ -1102,11 +1133,11 @@ def _is_exactly(value: object, pairs: tuple[tuple[str, str], ...]) -> bool:
     return value == pairs
 
 
-def _all_field(reads: list[_Read] | None, name: str) -> tuple[object, ...] | None:
+def _all_field(reads: _Reads | None, name: str) -> tuple[object, ...] | None:
     if reads is None:
         return None
-    values = tuple(x.get(name) for x in reads)
-    return None if None in values else values
+    values = reads.values(name)
+    return None if None in values else tuple(values)
 
 
 def _refusal(problems: r.Problems, input_digest: str | None) -> PracticeTraceRefusal:
