@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from enum import Enum
-from itertools import chain, islice, repeat
+from itertools import chain, repeat
 from types import MappingProxyType
 from typing import Final, cast
 
@@ -370,12 +370,27 @@ def _regroup(flat: list[object], column: list[object]) -> list[object]:
     Tuples of the very same objects are one tuple (the objects are fresh copies, interned
     where equal, so attempts citing the same spans share one tuple of them).
     """
-    items = iter(flat)
-    shared: dict[tuple[int, ...], tuple[object, ...]] = {}
+    # Keyed by the ids of the items (one int for a one-item tuple), so that a tuple is built
+    # only once per distinct group: fewer short-lived objects for the collector to track.
+    shared: dict[object, tuple[object, ...]] = {}
     out: list[object] = []
+    position = 0
     for group in cast(list[tuple[object, ...]], column):
-        chunk = tuple(islice(items, len(group)))
-        out.append(shared.setdefault(tuple(map(id, chunk)), chunk))
+        size = len(group)
+        if size == 1:
+            item = flat[position]
+            key: object = id(item)
+            chunk = shared.get(key)
+            if chunk is None:
+                chunk = shared[key] = (item,)
+        else:
+            items = flat[position : position + size]
+            key = tuple(map(id, items))
+            chunk = shared.get(key)
+            if chunk is None:
+                chunk = shared[key] = tuple(items)
+        out.append(chunk)
+        position += size
     return out
 
 
@@ -513,7 +528,10 @@ def _fast_spans(value: object) -> object:
     return _read_spans(value, _SILENT, "")
 
 
-_span_fields = operator.attrgetter(*_SPAN_FIELDS)
+_text_of = operator.attrgetter("text")
+_start = operator.attrgetter("start")
+_end = operator.attrgetter("end")
+_sentence_index = operator.attrgetter("sentence_index")
 
 
 def _many_spans(column: list[object]) -> list[object] | None:
@@ -526,12 +544,17 @@ def _many_spans(column: list[object]) -> list[object] | None:
         return column
     if not _only(SourceSpan, flat):
         return None
-    texts, starts, ends, indices = zip(*map(_span_fields, flat), strict=True)
+    # One list per field, no tuple per span (fewer objects for the collector to track); the
+    # fields of an exact SourceSpan are slots, so reading them runs no code of the input's.
+    texts = list(map(_text_of, flat))
+    starts = list(map(_start, flat))
+    ends = list(map(_end, flat))
+    indices = list(map(_sentence_index, flat))
     numbered = [index for index in indices if index is not None]
     if not (
-        _bulk_strs(list(texts))
-        and _only(int, list(starts))
-        and _only(int, list(ends))
+        _bulk_strs(texts)
+        and _only(int, starts)
+        and _only(int, ends)
         and min(starts) >= 0
         and max(ends) < MAX_ABS_INT
         and all(map(operator.le, starts, ends))
@@ -539,18 +562,19 @@ def _many_spans(column: list[object]) -> list[object] | None:
     ):
         return None
     # Copies: the input's own spans could still be changed behind our back.
-    rows = list(zip(texts, starts, ends, indices, strict=True))
-    return _regroup(_interned(SourceSpan, rows), column)
+    return _regroup(_interned(SourceSpan, [texts, starts, ends, indices]), column)
 
 
-def _interned(cls: type, rows: Sequence[tuple[object, ...]]) -> list[object]:
-    """One fresh ``cls(*row)`` per distinct row, shared by every equal row.
+def _interned(cls: type, columns: Sequence[list[object]]) -> list[object]:
+    """One fresh ``cls(*row)`` per distinct row of ``columns`` (one list per field), shared by
+    every equal row.
 
     For frozen records of exact scalars only (equal rows are then equal records): evidence
-    spans and budget charges repeat across attempts, and one copy each is enough.
+    spans and budget charges repeat across attempts, and one copy each is enough. Rows are
+    never kept as a list: only the distinct ones live on, as keys.
     """
-    made = {row: cls(*row) for row in dict.fromkeys(rows)}
-    return list(map(made.__getitem__, rows))
+    made = {row: cls(*row) for row in dict.fromkeys(zip(*columns, strict=True))}
+    return list(map(made.__getitem__, zip(*columns, strict=True)))
 
 
 #: A tuple of well-formed spans (sealing-policy §5); problems are span problems.
@@ -652,7 +676,7 @@ def read_many_fast(items: tuple[object, ...], schema: RecordSchema) -> list[obje
             return None
         columns.append(checked)
     if schema.scalar:
-        return _interned(schema.cls, list(zip(*columns, strict=True)))
+        return _interned(schema.cls, columns)
     return list(map(schema.cls, *columns))
 
 
@@ -905,9 +929,6 @@ SCHEMAS: Final = {
 
 
 _evidence_spans = operator.attrgetter("evidence_spans")
-_start = operator.attrgetter("start")
-_end = operator.attrgetter("end")
-_text_of = operator.attrgetter("text")
 
 
 def all_spans(*groups: tuple[object, ...]) -> tuple[SourceSpan, ...]:
