@@ -58,10 +58,13 @@ __all__ = [
     "Problems",
     "RecordSchema",
     "all_spans",
+    "all_valid_in_place",
     "exact_tuple",
     "read_record",
     "read_str",
+    "span_copies",
     "spans_exact_in",
+    "valid_in_place",
 ]
 
 
@@ -304,6 +307,12 @@ class Kind:
     many: Callable[[list[object]], list[object] | None] | None = None
     #: The normalised value is an exact str, int, bool, None or enum member.
     scalar: bool = False
+    #: In-place check (see :func:`valid_in_place`): True only for a value of exact types that
+    #: ``fast`` would accept and give back equal (a record: of the reference type itself).
+    #: None: such values are never taken in place.
+    valid: Check | None = None
+    #: Optional in-place check of a whole column (as ``bulk``, for record values too).
+    valid_many: Callable[[list[object]], bool] | None = None
 
     def __post_init__(self) -> None:
         if self.fast is None:
@@ -394,25 +403,118 @@ def _regroup(flat: list[object], column: list[object]) -> list[object]:
     return out
 
 
-ID = Kind("64 lowercase hex characters", _identity, bulk=_bulk_ids, scalar=True)
-ID_OR_NONE = Kind("null or 64 lowercase hex characters", _nullable(_identity), scalar=True)
-TEXT = Kind("a non-empty string", _text, bulk=_bulk_texts, scalar=True)
-TEXT_OR_NONE = Kind("null or a non-empty string", _nullable(_text), scalar=True)
-STR = Kind("a string", read_str, bulk=_bulk_strs, scalar=True)
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# In-place checks: an exact type, and a value the kind's ``fast`` check gives back as it is.
+def _is_id(value: object) -> bool:
+    return type(value) is str and _hex_id(value) is not None
+
+
+def _is_str(value: object) -> bool:
+    return type(value) is str and (value.isascii() or _encodable(value))
+
+
+def _is_text(value: object) -> bool:
+    return type(value) is str and bool(value.strip()) and (value.isascii() or _encodable(value))
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int and -MAX_ABS_INT <= value < MAX_ABS_INT
+
+
+def _is_nat(value: object) -> bool:
+    return type(value) is int and 0 <= value < MAX_ABS_INT
+
+
+def _is_bool(value: object) -> bool:
+    return type(value) is bool
+
+
+def _or_none(valid: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda value: value is None or valid(value)
+
+
+def _is_tuple_of(valid: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda value: type(value) is tuple and all(map(valid, value))
+
+
+def _is_plain(value: object, depth: int) -> bool:
+    """Whether :func:`_thaw_plain` copies ``value`` (rather than leave it to the general
+    path); the facts are then hashed as they are: a tuple encodes as its list would."""
+    if type(value) is str:
+        return value.isascii() or _encodable(value)
+    if type(value) is int:
+        return -MAX_ABS_INT <= value < MAX_ABS_INT
+    if value is None or type(value) is bool:
+        return True
+    if depth >= _FAST_FACTS_DEPTH:
+        return False
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str or not key.isascii() or not _is_plain(item, depth + 1):
+                return False
+        return True
+    if type(value) is list or type(value) is tuple:
+        return all(_is_plain(item, depth + 1) for item in value)
+    return False
+
+
+def _is_facts(value: object) -> bool:
+    return type(value) is dict and _is_plain(value, 1)
+
+
+def _valid_values(valid: Callable[[object], bool]) -> Callable[[list[object]], bool]:
+    return lambda column: all(map(valid, column))
+
+
+ID = Kind(
+    "64 lowercase hex characters", _identity, bulk=_bulk_ids, scalar=True, valid=_is_id
+)
+ID_OR_NONE = Kind(
+    "null or 64 lowercase hex characters",
+    _nullable(_identity),
+    scalar=True,
+    valid=_or_none(_is_id),
+)
+TEXT = Kind("a non-empty string", _text, bulk=_bulk_texts, scalar=True, valid=_is_text)
+TEXT_OR_NONE = Kind(
+    "null or a non-empty string", _nullable(_text), scalar=True, valid=_or_none(_is_text)
+)
+STR = Kind("a string", read_str, bulk=_bulk_strs, scalar=True, valid=_is_str)
 _bulk_any_ints: Final = _bulk_ints(-MAX_ABS_INT)
 INT = Kind(
-    "an int (not a bool) in the signed 64-bit range", _read_int, bulk=_bulk_any_ints, scalar=True
+    "an int (not a bool) in the signed 64-bit range",
+    _read_int,
+    bulk=_bulk_any_ints,
+    scalar=True,
+    valid=_is_int,
 )
-NAT = Kind("a non-negative int (not a bool)", _natural, bulk=_bulk_ints(0), scalar=True)
-INT_OR_NONE = Kind("an int or null", _nullable(_read_int), scalar=True)
-BOOL = Kind("a bool", _bool, bulk=lambda column: _only(bool, column), scalar=True)
-TEXTS = Kind("a tuple of non-empty strings", _tuple_of(_text), bulk=_bulk_tuples_of(_bulk_texts))
+NAT = Kind(
+    "a non-negative int (not a bool)", _natural, bulk=_bulk_ints(0), scalar=True, valid=_is_nat
+)
+INT_OR_NONE = Kind("an int or null", _nullable(_read_int), scalar=True, valid=_or_none(_is_int))
+BOOL = Kind(
+    "a bool", _bool, bulk=lambda column: _only(bool, column), scalar=True, valid=_is_bool
+)
+TEXTS = Kind(
+    "a tuple of non-empty strings",
+    _tuple_of(_text),
+    bulk=_bulk_tuples_of(_bulk_texts),
+    valid=_is_tuple_of(_is_text),
+)
 IDS = Kind(
     "a tuple of ids (64 lowercase hex characters)",
     _tuple_of(_identity),
     bulk=_bulk_tuples_of(_bulk_ids),
+    valid=_is_tuple_of(_is_id),
 )
-FACTS = Kind("a mapping from str to float-free JSON values", _facts)
+FACTS = Kind("a mapping from str to float-free JSON values", _facts, valid=_is_facts)
 PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(_pair))
 
 
@@ -423,13 +525,17 @@ def ENUM(cls: type[Enum]) -> Kind:
         _enum(cls),
         bulk=lambda column: _only(cls, column),
         scalar=True,
+        valid=lambda value: type(value) is cls,
     )
 
 
 def ENUM_OR_NONE(cls: type[Enum]) -> Kind:
     """As :func:`ENUM`, or None."""
     return Kind(
-        "null or one of " + ", ".join(m.value for m in cls), _nullable(_enum(cls)), scalar=True
+        "null or one of " + ", ".join(m.value for m in cls),
+        _nullable(_enum(cls)),
+        scalar=True,
+        valid=lambda value: value is None or type(value) is cls,
     )
 
 
@@ -453,12 +559,17 @@ class RecordSchema:
     scalar: bool = field(init=False, repr=False, compare=False)
     fasts: tuple[Check, ...] = field(init=False, repr=False, compare=False)
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    #: Each field's in-place check (a field without one is never valid in place).
+    valids: tuple[Callable[[object], bool], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         plan = tuple((name, kind.check, kind.read, kind.what) for name, kind in self.fields)
         object.__setattr__(self, "plan", plan)
         object.__setattr__(self, "fasts", tuple(kind.fast for _, kind in self.fields))
         object.__setattr__(self, "names", tuple(name for name, _ in self.fields))
+        never: Callable[[object], bool] = lambda value: False  # noqa: E731
+        valids = tuple(kind.valid or never for _, kind in self.fields)
+        object.__setattr__(self, "valids", valids)
         names = [name for name, _ in self.fields]
         declared = [f.name for f in dataclass_fields(self.cls)]
         if names != declared:  # records are built positionally
@@ -528,6 +639,7 @@ def _fast_spans(value: object) -> object:
     return _read_spans(value, _SILENT, "")
 
 
+_span_fields = operator.attrgetter(*_SPAN_FIELDS)
 _text_of = operator.attrgetter("text")
 _start = operator.attrgetter("start")
 _end = operator.attrgetter("end")
@@ -577,8 +689,48 @@ def _interned(cls: type, columns: Sequence[list[object]]) -> list[object]:
     return list(map(made.__getitem__, zip(*columns, strict=True)))
 
 
+def _is_span(value: object) -> bool:
+    if type(value) is not SourceSpan:
+        return False
+    text, start, end, index = _span_fields(value)  # slots: no code of the input's runs
+    return (
+        type(text) is str
+        and type(start) is int
+        and type(end) is int
+        and 0 <= start <= end < MAX_ABS_INT
+        and (index is None or (type(index) is int and -MAX_ABS_INT <= index < MAX_ABS_INT))
+        and (text.isascii() or _encodable(text))
+    )
+
+
+def _valid_many_spans(column: list[object]) -> bool:
+    if not _only(tuple, column):
+        return False
+    flat: list[object] = list(chain.from_iterable(cast(list[tuple[object, ...]], column)))
+    if not _only(SourceSpan, flat):
+        return False
+    starts = list(map(_start, flat))
+    ends = list(map(_end, flat))
+    indices = [index for index in map(_sentence_index, flat) if index is not None]
+    texts = list(map(_text_of, flat))
+    return (
+        (_bulk_strs(texts) or all(map(_is_str, texts)))
+        and _only(int, starts)
+        and _only(int, ends)
+        and (not flat or (min(starts) >= 0 and max(ends) < MAX_ABS_INT))
+        and all(map(operator.le, starts, ends))
+        and _bulk_any_ints(indices)
+    )
+
+
 #: A tuple of well-formed spans (sealing-policy §5); problems are span problems.
-SPANS: Final = Kind(read=_read_spans, fast=_fast_spans, many=_many_spans)
+SPANS: Final = Kind(
+    read=_read_spans,
+    fast=_fast_spans,
+    many=_many_spans,
+    valid=_is_tuple_of(_is_span),
+    valid_many=_valid_many_spans,
+)
 
 
 def _nested(schema: RecordSchema) -> Kind:
@@ -593,7 +745,13 @@ def _nested(schema: RecordSchema) -> Kind:
     def many(column: list[object]) -> list[object] | None:
         return read_many_fast(tuple(column), schema)
 
-    return Kind(read=read, fast=fast, many=many)
+    return Kind(
+        read=read,
+        fast=fast,
+        many=many,
+        valid=lambda value: valid_in_place(value, schema),
+        valid_many=lambda column: all_valid_in_place(column, schema),
+    )
 
 
 def _nested_tuple(schema: RecordSchema) -> Kind:
@@ -621,7 +779,16 @@ def _nested_tuple(schema: RecordSchema) -> Kind:
         out = read_many_fast(tuple(chain.from_iterable(column)), schema)  # type: ignore[arg-type]
         return None if out is None else _regroup(out, column)
 
-    return Kind(read=read, fast=fast, many=many)
+    def valid(value: object) -> bool:
+        return type(value) is tuple and all_valid_in_place(value, schema)
+
+    def valid_many(column: list[object]) -> bool:
+        return _only(tuple, column) and all_valid_in_place(
+            list(chain.from_iterable(column)),  # type: ignore[arg-type]
+            schema,
+        )
+
+    return Kind(read=read, fast=fast, many=many, valid=valid, valid_many=valid_many)
 
 
 def _get(obj: object, name: str) -> object:
@@ -678,6 +845,41 @@ def read_many_fast(items: tuple[object, ...], schema: RecordSchema) -> list[obje
     if schema.scalar:
         return _interned(schema.cls, columns)
     return list(map(schema.cls, *columns))
+
+
+def valid_in_place(obj: object, schema: RecordSchema) -> bool:
+    """Whether ``obj`` can be used as it is: an instance of the reference class itself whose
+    every field holds exact types that the field's check accepts unchanged, all the way down.
+
+    Only the slots of reference instances are read, and only types are compared (by
+    identity), so no code of the input's runs. When a whole episode is such values, nothing
+    can change it while it is sealed, and reading it need not copy it
+    (``tests/test_reader_in_place.py`` holds this to :func:`read_record`).
+    """
+    if type(obj) is not schema.cls:
+        return False
+    raws: tuple[object, ...] = schema.getter(obj)
+    for valid, raw in zip(schema.valids, raws, strict=True):  # noqa: SIM110 -- no generator frame
+        if not valid(raw):
+            return False
+    return True
+
+
+def all_valid_in_place(items: Sequence[object], schema: RecordSchema) -> bool:
+    """:func:`valid_in_place` for every item; eight or more are checked a column at a time."""
+    if len(items) < 8:
+        return all(valid_in_place(item, schema) for item in items)
+    if not _only(schema.cls, items):  # type: ignore[arg-type]
+        return False
+    for get, (_, kind) in zip(schema.field_getters, schema.fields, strict=True):
+        column = list(map(get, items))
+        if kind.bulk is not None and kind.bulk(column):
+            continue
+        if kind.valid_many is not None and kind.valid_many(column):
+            continue
+        if kind.valid is None or not all(map(kind.valid, column)):
+            return False
+    return True
 
 
 def read_record(
@@ -934,6 +1136,12 @@ _evidence_spans = operator.attrgetter("evidence_spans")
 def all_spans(*groups: tuple[object, ...]) -> tuple[SourceSpan, ...]:
     """Every ``evidence_spans`` item of the records in ``groups``, in order, as one tuple."""
     return tuple(chain.from_iterable(map(_evidence_spans, chain.from_iterable(groups))))
+
+
+def span_copies(spans: tuple[SourceSpan, ...]) -> tuple[SourceSpan, ...]:
+    """Fresh copies of ``spans`` (exact SourceSpans of exact values), one per distinct span."""
+    columns = [list(map(get, spans)) for get in (_text_of, _start, _end, _sentence_index)]
+    return tuple(_interned(SourceSpan, columns))  # type: ignore[arg-type]
 
 
 def spans_exact_in(text: str, spans: tuple[SourceSpan, ...]) -> bool:

@@ -268,6 +268,20 @@ _EPISODE_FIELDS: Final = (
     "trace_policy_version",
 )
 
+_IN_PLACE_RECORDS: Final = (
+    ("problem_frame", r.FRAME),
+    ("contract_assessment", r.ASSESSMENT),
+    ("search_gate_decision", r.GATE),
+    ("compute_budget_decision", r.BUDGET),
+    ("geometric_search_run", r.RUN),
+    ("search_run_refusal", r.RUN_REFUSAL),
+)
+_IN_PLACE_ARRAYS: Final = (
+    ("residuals", r.RESIDUAL),
+    ("replay_results", r.REPLAY_RESULT),
+    ("replay_refusals", r.REPLAY_REFUSAL),
+)
+
 _TRACE_INPUT: Final = r.RecordSchema(
     "PracticeTraceInput",
     "malformed_trace_input",
@@ -370,6 +384,27 @@ class _Checker:
         self.fragments: dict[str, str] = {}
         self._trace_spans: tuple[SourceSpan, ...] | None = None
         self.versions_ok = True
+        #: The episode is the reference types all the way down, every value already in
+        #: normal form: its records are checked as they are, not copied (nothing of the
+        #: input's can run while it is sealed, so nothing can change them).
+        self.in_place = type(episode) is PracticeEpisode and self._all_in_place()
+
+    def _all_in_place(self) -> bool:
+        top = self.top
+        run, run_refusal = top["geometric_search_run"], top["search_run_refusal"]
+        if (run is None) == (run_refusal is None):
+            return False
+        for name, schema in _IN_PLACE_RECORDS:
+            value = top[name]
+            if value is None and (name == "geometric_search_run" or name == "search_run_refusal"):
+                continue
+            if not r.valid_in_place(value, schema):
+                return False
+        for name, schema in _IN_PLACE_ARRAYS:
+            items = top[name]
+            if type(items) is not tuple or not r.all_valid_in_place(items, schema):
+                return False
+        return True
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -379,6 +414,8 @@ class _Checker:
             if missing_code is not None:
                 self.p.add(missing_code, f"episode.{name} is absent")
             return _Read(None, {})
+        if self.in_place:
+            return _Read(raw, {})
         record, fields = r.read_record(raw, schema, self.p, f"episode.{name}")
         return _Read(record, fields)
 
@@ -391,6 +428,8 @@ class _Checker:
         if isinstance(items, r.Bad):
             self.p.add(schema.code, f"episode.{name} is not a tuple of {schema.label} records")
             return None
+        if self.in_place:
+            return _Reads(items)
         records = r.read_many_fast(items, schema)
         if records is not None:  # all well formed: read column by column, nothing to report
             return _Reads(tuple(records))
@@ -1181,6 +1220,8 @@ def _sealed(
         *trace_input.replay_refusal_ids,
     )
     spans = checker.trace_spans()
+    if checker.in_place:  # the trace holds copies, never the input's own objects
+        spans = r.span_copies(spans)
     payload = {
         "trace_id": "",
         "trace_policy_version": trace_input.trace_policy_version,
