@@ -59,6 +59,7 @@ __all__ = [
     "RecordSchema",
     "all_spans",
     "all_valid_in_place",
+    "exact_pairs",
     "exact_tuple",
     "read_record",
     "read_str",
@@ -1136,6 +1137,19 @@ _evidence_spans = operator.attrgetter("evidence_spans")
 def all_spans(*groups: tuple[object, ...]) -> tuple[SourceSpan, ...]:
     """Every ``evidence_spans`` item of the records in ``groups``, in order, as one tuple."""
     return tuple(chain.from_iterable(map(_evidence_spans, chain.from_iterable(groups))))
+
+
+def exact_pairs(value: object, pairs: tuple[tuple[str, str], ...]) -> bool:
+    """Whether ``value`` is an exact tuple of exact ``(str, str)`` tuples equal to ``pairs``
+    (exact types first, so the comparison runs no code of the input's)."""
+    return (
+        type(value) is tuple
+        and len(value) == len(pairs)
+        and _only(tuple, value)  # type: ignore[arg-type]
+        and all(map(operator.eq, map(len, value), repeat(2)))
+        and _only(str, list(chain.from_iterable(value)))
+        and value == pairs
+    )
 
 
 def span_copies(spans: tuple[SourceSpan, ...]) -> tuple[SourceSpan, ...]:

@@ -282,6 +282,34 @@ _IN_PLACE_ARRAYS: Final = (
     ("replay_refusals", r.REPLAY_REFUSAL),
 )
 
+#: The reason codes of a version that a record or the episode carries and this sealer does
+#: not support (``version_entry_mismatch`` can only follow one of them).
+_VERSION_FAILURES: Final = frozenset(
+    {"unsupported_record_version", "unsupported_trace_policy_version"}
+)
+
+
+def _supported(manifest: dict[str, str], names: set[str]) -> tuple[tuple[str, str], ...]:
+    return tuple((name, manifest[name]) for name in sorted(names))
+
+
+_SCHEMAS_WITHOUT_RUN: Final = {"contract_assessment_identity", "problem_frame_identity"}
+_POLICIES_WITHOUT_REPLAY: Final = {
+    "compute_budget",
+    "geometric_search_run",
+    "sealed_practice_trace",
+    "search_gate",
+}
+#: The exactly supported version lists, by episode field and the entry names the episode uses.
+_SUPPORTED: Final = {
+    (attr, frozenset(names)): _supported(manifest, names)
+    for attr, manifest, base, extra in (
+        ("schema_versions", _SCHEMA_MANIFEST, _SCHEMAS_WITHOUT_RUN, "geometric_search_run"),
+        ("policy_versions", _POLICY_MANIFEST, _POLICIES_WITHOUT_REPLAY, "contract_proof_replay"),
+    )
+    for names in (base, base | {extra})
+}
+
 _TRACE_INPUT: Final = r.RecordSchema(
     "PracticeTraceInput",
     "malformed_trace_input",
@@ -551,7 +579,11 @@ class _Checker:
             run_present=run_present and not refusal_present,
             run_missing=not run_present and not refusal_present,
             any_replay=bool(results) or bool(refusals),
-            carried=self._carried(frame, gate, budget, run, run_refusal, results, refusals),
+            # A record can carry another entry's supported version only where a version
+            # check above already failed: without such a failure there is nothing to compare.
+            carried=self._carried(frame, gate, budget, run, run_refusal, results, refusals)
+            if _VERSION_FAILURES.intersection(self.p.codes)
+            else {},
         )
         self._collect_ids(
             frame,
@@ -601,21 +633,17 @@ class _Checker:
         any_replay: bool,
         carried: dict[tuple[str, str], list[object]],
     ) -> None:
-        policy_expected = {
-            "compute_budget",
-            "geometric_search_run",
-            "sealed_practice_trace",
-            "search_gate",
-        }
+        policy_expected = set(_POLICIES_WITHOUT_REPLAY)
         if any_replay:
             policy_expected.add("contract_proof_replay")
-        schema_expected = {"contract_assessment_identity", "problem_frame_identity"}
+        schema_expected = set(_SCHEMAS_WITHOUT_RUN)
         if run_present:
             schema_expected.add("geometric_search_run")
         # With neither run kind supplied, whether the run schema entry belongs is unknown:
         # the missing run is the finding (sealing-policy §8), so the entry is optional.
         schema_optional = {"geometric_search_run"} if run_missing else set()
-        carried[("policy", "sealed_practice_trace")] = [self.e.trace_policy_version]
+        if carried:
+            carried[("policy", "sealed_practice_trace")] = [self.e.trace_policy_version]
         for kind, attr, manifest, expected, optional in (
             ("schema", "schema_versions", _SCHEMA_MANIFEST, schema_expected, schema_optional),
             ("policy", "policy_versions", _POLICY_MANIFEST, policy_expected, set()),
@@ -625,8 +653,8 @@ class _Checker:
                 self.p.add("missing_episode_field", f"episode.{attr} is absent")
                 self.versions_ok = False
                 continue
-            supported = tuple((name, manifest[name]) for name in sorted(expected))
-            if _is_exactly(raw, supported):  # the common case: exactly the supported entries
+            supported = _SUPPORTED[(attr, frozenset(expected))]
+            if r.exact_pairs(raw, supported):  # the common case: exactly the supported entries
                 self.ids[attr] = supported
                 self._carried_mismatch(attr, kind, supported, manifest, carried)
                 continue
@@ -677,6 +705,8 @@ class _Checker:
         carried: dict[tuple[str, str], list[object]],
     ) -> None:
         """Report each supported version a record carries for an entry that names another."""
+        if not carried:
+            return
         for name, version in entries:
             for value in dict.fromkeys(carried.get((kind, name), ())):
                 if value in manifest.values() and value != version:
@@ -1156,20 +1186,6 @@ class _Checker:
         if outcomes:
             return _D.SEALED_ALL_CANDIDATES_REFUSED
         return _D.SEALED_REPLAY_UNAVAILABLE
-
-
-def _is_exactly(value: object, pairs: tuple[tuple[str, str], ...]) -> bool:
-    """Whether ``value`` is an exact tuple of exact ``(str, str)`` tuples equal to ``pairs``
-    (exact types first, so the comparison runs no code of the input's)."""
-    if type(value) is not tuple or len(value) != len(pairs):
-        return False
-    for pair in cast(tuple[object, ...], value):
-        if type(pair) is not tuple or len(pair) != 2:
-            return False
-        name, version = cast(tuple[object, object], pair)
-        if type(name) is not str or type(version) is not str:
-            return False
-    return value == pairs
 
 
 def _all_field(reads: _Reads | None, name: str) -> tuple[object, ...] | None:

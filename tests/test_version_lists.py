@@ -103,3 +103,17 @@ def test_lists_other_than_the_supported_one_are_refused(change):
     episode = build_episode("sealed_candidate_replay_closed")
     outcome = seal(dc.replace(episode, policy_versions=change(episode.policy_versions)))
     assert isinstance(outcome, PracticeTraceRefusal)
+
+
+@pytest.mark.parametrize(
+    ("version", "codes"),
+    [
+        ("search_gate.v1", ("unsupported_trace_policy_version", "version_entry_mismatch")),
+        ("sealed_practice_trace.v2", ("unsupported_trace_policy_version",)),
+    ],
+)
+def test_an_episode_carrying_another_entrys_version_as_its_trace_policy(version, codes):
+    episode = build_episode("sealed_original_refusal")
+    outcome = seal(dc.replace(episode, trace_policy_version=version))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.reason_codes == codes
