@@ -1153,9 +1153,15 @@ def exact_pairs(value: object, pairs: tuple[tuple[str, str], ...]) -> bool:
 
 
 def span_copies(spans: tuple[SourceSpan, ...]) -> tuple[SourceSpan, ...]:
-    """Fresh copies of ``spans`` (exact SourceSpans of exact values), one per distinct span."""
-    columns = [list(map(get, spans)) for get in (_text_of, _start, _end, _sentence_index)]
-    return tuple(_interned(SourceSpan, columns))  # type: ignore[arg-type]
+    """Fresh copies of ``spans`` (exact SourceSpans of exact values): one per distinct span,
+    shared wherever the same span, or an equal one, occurs again."""
+    by_id = dict(zip(map(id, spans), spans, strict=True))
+    distinct = list(by_id.values())
+    columns = [list(map(get, distinct)) for get in (_text_of, _start, _end, _sentence_index)]
+    copies = cast(
+        dict[int, SourceSpan], dict(zip(by_id, _interned(SourceSpan, columns), strict=True))
+    )
+    return tuple(map(copies.__getitem__, map(id, spans)))
 
 
 def spans_exact_in(text: str, spans: tuple[SourceSpan, ...]) -> bool:

@@ -268,6 +268,21 @@ _EPISODE_FIELDS: Final = (
     "trace_policy_version",
 )
 
+#: The keys of the ADR §12.1 payload, the trace input's fields but its digest.
+_TRACE_INPUT_KEYS: Final = (
+    "trace_policy_version",
+    "problem_frame_digest",
+    "original_contract_assessment_id",
+    "residual_ids",
+    "search_gate_decision_id",
+    "compute_budget_id",
+    "geometric_search_run_id",
+    "candidate_attempt_ids",
+    "replay_result_ids",
+    "replay_refusal_ids",
+    "schema_versions",
+    "policy_versions",
+)
 _IN_PLACE_RECORDS: Final = (
     ("problem_frame", r.FRAME),
     ("contract_assessment", r.ASSESSMENT),
@@ -767,34 +782,16 @@ class _Checker:
     # -- the trace input (ADR §12.1) -------------------------------------------------------
 
     def build_input(self) -> None:
-        keys = (
-            "trace_policy_version",
-            "problem_frame_digest",
-            "original_contract_assessment_id",
-            "residual_ids",
-            "search_gate_decision_id",
-            "compute_budget_id",
-            "geometric_search_run_id",
-            "candidate_attempt_ids",
-            "replay_result_ids",
-            "replay_refusal_ids",
-            "schema_versions",
-            "policy_versions",
-        )
-        if not self.versions_ok or any(self.ids.get(key) is None for key in keys):
+        ids = self.ids
+        # Every value read is an exact str, or a tuple of them (a JSON array), or None.
+        if not self.versions_ok or None in map(ids.get, _TRACE_INPUT_KEYS):
             return
-        values = {key: self.ids[key] for key in keys}
-        payload: dict[str, object] = {}
-        for key, value in values.items():
-            if key.endswith("_versions"):
-                payload[key] = [list(pair) for pair in value]  # type: ignore[attr-defined]
-            elif key in _LONG_ID_LISTS and len(value) >= _SPLICE_MIN:  # type: ignore[arg-type]
+        values = {key: ids[key] for key in _TRACE_INPUT_KEYS}
+        payload: dict[str, object] = dict(values)
+        for key in _LONG_ID_LISTS:
+            if len(values[key]) >= _SPLICE_MIN:  # type: ignore[arg-type]
                 # Encoded once here and spliced into the sealed trace's payload too.
-                self.fragments[key] = canonical_json(list(value), checked=False)  # type: ignore[call-overload]
-            elif isinstance(value, tuple):
-                payload[key] = list(value)
-            else:
-                payload[key] = value
+                self.fragments[key] = canonical_json(payload.pop(key), checked=False)
         digest = digest_of_canonical(canonical_json_with(payload, self.fragments))
         self.e.trace_input = PracticeTraceInput(input_digest=digest, **values)  # type: ignore[arg-type]
 
@@ -1244,11 +1241,11 @@ def _sealed(
         "input_digest": trace_input.input_digest,
         "problem_frame_digest": trace_input.problem_frame_digest,
         "original_contract_assessment_id": trace_input.original_contract_assessment_id,
-        "residual_ids": list(trace_input.residual_ids),
+        "residual_ids": trace_input.residual_ids,
         "search_gate_decision_id": trace_input.search_gate_decision_id,
         "compute_budget_id": trace_input.compute_budget_id,
         "geometric_search_run_id": trace_input.geometric_search_run_id,
-        "replay_refusal_ids": list(trace_input.replay_refusal_ids),
+        "replay_refusal_ids": trace_input.replay_refusal_ids,
         "practice_disposition": disposition.value,
         "evidence_spans": spans_payload(spans),
         "created_by_policy": _CREATED_BY_POLICY,
@@ -1258,14 +1255,14 @@ def _sealed(
     # hashed).
     fragments = dict(checker.fragments)
     if "candidate_attempt_ids" not in fragments:
-        payload["candidate_attempt_ids"] = list(trace_input.candidate_attempt_ids)
+        payload["candidate_attempt_ids"] = trace_input.candidate_attempt_ids
     if "replay_result_ids" not in fragments:
-        payload["replay_result_ids"] = list(trace_input.replay_result_ids)
+        payload["replay_result_ids"] = trace_input.replay_result_ids
     if len(chain) >= _SPLICE_MIN:
-        chain_text = canonical_json(list(chain), checked=False)
+        chain_text = canonical_json(chain, checked=False)
         fragments["upstream_identity_chain"] = fragments["trace_records"] = chain_text
     else:
-        payload["upstream_identity_chain"] = payload["trace_records"] = list(chain)
+        payload["upstream_identity_chain"] = payload["trace_records"] = chain
     if not explanation:
         attempts = len(trace_input.candidate_attempt_ids)
         explanation = (

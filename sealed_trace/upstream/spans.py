@@ -34,5 +34,18 @@ def span_payload(span: SourceSpan) -> dict[str, object]:
 
 
 def spans_payload(spans: tuple[SourceSpan, ...]) -> list[dict[str, object]]:
-    """Return the identity array of ``spans`` in stored order, duplicates kept."""
-    return [span_payload(span) for span in spans]
+    """Return the identity array of ``spans`` in stored order, duplicates kept.
+
+    A span object that occurs more than once gives one object shared by its places (the
+    encoded array is the same).
+    """
+    if len(spans) < 2:
+        return [span_payload(span) for span in spans]
+    made: dict[int, dict[str, object]] = {}
+    out = []
+    for span in spans:
+        payload = made.get(id(span))
+        if payload is None:
+            payload = made[id(span)] = span_payload(span)
+        out.append(payload)
+    return out
