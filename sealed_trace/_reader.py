@@ -587,8 +587,10 @@ _SPAN_FIELDS: Final = ("text", "start", "end", "sentence_index")
 
 def _span(value: object) -> SourceSpan | Bad:
     if type(value) is SourceSpan:
-        text, start, end = value.text, value.start, value.end
-        index = value.sentence_index
+        try:
+            text, start, end, index = _span_fields(value)
+        except AttributeError:  # a slot never set
+            return BAD
         if (
             type(text) is str
             and text.isascii()
@@ -659,10 +661,13 @@ def _many_spans(column: list[object]) -> list[object] | None:
         return None
     # One list per field, no tuple per span (fewer objects for the collector to track); the
     # fields of an exact SourceSpan are slots, so reading them runs no code of the input's.
-    texts = list(map(_text_of, flat))
-    starts = list(map(_start, flat))
-    ends = list(map(_end, flat))
-    indices = list(map(_sentence_index, flat))
+    try:
+        texts = list(map(_text_of, flat))
+        starts = list(map(_start, flat))
+        ends = list(map(_end, flat))
+        indices = list(map(_sentence_index, flat))
+    except AttributeError:  # a slot never set: read span by span, reporting it
+        return None
     numbered = [index for index in indices if index is not None]
     if not (
         _bulk_strs(texts)

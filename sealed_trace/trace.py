@@ -433,6 +433,12 @@ class _Checker:
         self.in_place = type(episode) is PracticeEpisode and self._all_in_place()
 
     def _all_in_place(self) -> bool:
+        try:
+            return self._check_in_place()
+        except Exception:  # a slot never set (AttributeError): the copying read reports it
+            return False
+
+    def _check_in_place(self) -> bool:
         top = self.top
         run, run_refusal = top["geometric_search_run"], top["search_run_refusal"]
         if (run is None) == (run_refusal is None):

@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import HOSTILE, all_paths, set_path
 
-from sealed_trace import SealedPracticeTrace, seal
+from sealed_trace import PracticeTraceRefusal, SealedPracticeTrace, seal
 from sealed_trace import _reader as r
 from sealed_trace import trace as trace_module
 from sealed_trace.builder import build_episode
-from sealed_trace.upstream import SourceSpan
+from sealed_trace.upstream import BudgetCharge, SourceSpan
 
 
 class StrSub(str):
@@ -216,3 +216,26 @@ def test_several_changes_at_once_give_the_copying_reads_outcome(episode):
     outcome = seal(episode)
     assert outcome == _copying(episode)
     assert repr(outcome) == repr(_copying(episode))
+
+
+def test_a_record_with_a_slot_never_set_is_refused_as_the_copying_read_refuses_it():
+    episode = EPISODES["mixed"]
+    gate = object.__new__(type(episode.search_gate_decision))  # no field set at all
+    span = object.__new__(SourceSpan)
+    attempt = ("geometric_search_run", "candidate_attempts", 0)
+    columns = EPISODES["columns"]  # nine attempts: their spans are read a column at a time
+    for tampered, code in (
+        (dc.replace(episode, search_gate_decision=gate), "malformed_search_gate_decision"),
+        (
+            set_path(episode, ("contract_assessment", "evidence_spans"), (span,)),
+            "malformed_evidence_span",
+        ),
+        (set_path(columns, (*attempt, "evidence_spans"), (span,)), "malformed_evidence_span"),
+        (set_path(columns, (*attempt, "budget_charge"), object.__new__(BudgetCharge)), None),
+    ):
+        assert not _in_place(tampered)
+        outcome = seal(tampered)
+        assert outcome == _copying(tampered)
+        assert isinstance(outcome, PracticeTraceRefusal)
+        assert "sealer_internal_fault" not in outcome.reason_codes
+        assert code is None or code in outcome.reason_codes
