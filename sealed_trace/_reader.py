@@ -190,13 +190,22 @@ def _bool(value: object) -> object:
     return value if type(value) is bool else BAD
 
 
+def _members(cls: type[Enum]) -> frozenset[int]:
+    """The ids of ``cls``'s own members: an object of the class made any other way (say with
+    ``str.__new__(cls, ...)``) is not one of them, whatever its text or ``_value_``."""
+    return frozenset(map(id, cls))
+
+
 def _enum(cls: type[Enum]) -> Check:
     by_value: dict[object, object] = {member.value: member for member in cls}
     by_value.update({member: member for member in cls})
+    members = _members(cls)
 
     def check(value: object) -> object:
-        if type(value) is cls:
+        if id(value) in members:
             return value
+        if type(value) is cls:  # an instance of the class that is none of its members
+            return BAD
         text = read_str(value)
         return BAD if isinstance(text, Bad) else by_value.get(text, BAD)
 
@@ -521,22 +530,24 @@ PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(
 
 def ENUM(cls: type[Enum]) -> Kind:
     """A kind accepting a member of ``cls`` or its string value (any str-valued enum too)."""
+    members = _members(cls)
     return Kind(
         "one of " + ", ".join(member.value for member in cls),
         _enum(cls),
-        bulk=lambda column: _only(cls, column),
+        bulk=lambda column: all(map(members.__contains__, map(id, column))),
         scalar=True,
-        valid=lambda value: type(value) is cls,
+        valid=lambda value: id(value) in members,
     )
 
 
 def ENUM_OR_NONE(cls: type[Enum]) -> Kind:
     """As :func:`ENUM`, or None."""
+    members = _members(cls)
     return Kind(
         "null or one of " + ", ".join(m.value for m in cls),
         _nullable(_enum(cls)),
         scalar=True,
-        valid=lambda value: value is None or type(value) is cls,
+        valid=lambda value: value is None or id(value) in members,
     )
 
 

@@ -58,6 +58,12 @@ class IdentityError(ValueError):
         self.detail = detail
 
 
+def _name(kind: type) -> str:
+    """The class's own name, read from ``type`` itself (a metaclass cannot answer for it)."""
+    name = type.__dict__["__name__"].__get__(kind, type)
+    return name if type(name) is str else "an object"
+
+
 def _check_str(value: str, path: str) -> None:
     try:
         value.encode("utf-8")
@@ -78,8 +84,9 @@ def _check(value: object, path: str, depth: int, active: set[int], limit: int = 
         return
     if kind is float:
         raise IdentityError("float_in_payload", path, "floats, NaN and Infinity are forbidden")
-    if kind not in (dict, list, tuple):
-        raise IdentityError("unsupported_type", path, f"{kind.__name__} is not a JSON value")
+    # Compared by identity: ``in`` or ``==`` would run a metaclass's __eq__.
+    if kind is not dict and kind is not list and kind is not tuple:
+        raise IdentityError("unsupported_type", path, f"{_name(kind)} is not a JSON value")
     if depth >= limit:
         raise IdentityError("payload_too_deep", path, f"nesting deeper than {limit}")
     marker = id(value)
@@ -89,7 +96,7 @@ def _check(value: object, path: str, depth: int, active: set[int], limit: int = 
     if kind is dict:
         for key, item in value.items():  # type: ignore[attr-defined]
             if type(key) is not str:
-                raise IdentityError("non_string_key", path, f"key of type {type(key).__name__}")
+                raise IdentityError("non_string_key", path, f"key of type {_name(type(key))}")
             _check_str(key, path)
             _check(item, f"{path}.{key}", depth + 1, active, limit)
     else:

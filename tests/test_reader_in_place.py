@@ -10,6 +10,7 @@ subclass, ...) or refuses.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses as dc
 import enum
 from types import SimpleNamespace
@@ -23,8 +24,11 @@ from test_properties import HOSTILE, all_paths, set_path
 from sealed_trace import PracticeTraceRefusal, SealedPracticeTrace, seal
 from sealed_trace import _reader as r
 from sealed_trace import trace as trace_module
-from sealed_trace.builder import build_episode
+from sealed_trace.builder import build_episode, refresh_ids
+from sealed_trace.identity import IdentityError, canonical_json
 from sealed_trace.upstream import BudgetCharge, SourceSpan
+from sealed_trace.upstream.replay import ReplayDisposition
+from sealed_trace.upstream.residuals import ResidualSourceAxis
 
 
 class StrSub(str):
@@ -239,3 +243,105 @@ def test_a_record_with_a_slot_never_set_is_refused_as_the_copying_read_refuses_i
         assert isinstance(outcome, PracticeTraceRefusal)
         assert "sealer_internal_fault" not in outcome.reason_codes
         assert code is None or code in outcome.reason_codes
+
+
+# --- forged enum members, mutable facts, lying metaclasses ------------------------------
+
+
+def _forged(cls: type[enum.Enum], text: str, value: object) -> Any:
+    """An object of an enum class that is none of its members: str ``text``, ``_value_``."""
+    fake = str.__new__(cls, text)
+    fake._value_ = value
+    fake._name_ = "FORGED"
+    return fake
+
+
+def test_a_forged_member_of_an_enum_class_is_refused_on_both_reads():
+    episode = build_episode("sealed_all_candidates_refused", attempts=1)
+    result = episode.replay_results[0]
+    fake = _forged(ReplayDisposition, "contract_and_proof_closed", "contract_refused")
+    tampered = dc.replace(episode, replay_results=(dc.replace(result, replay_disposition=fake),))
+    assert not _in_place(tampered)
+    outcome = seal(tampered)
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_replay_result" in outcome.reason_codes
+    assert outcome == _copying(tampered)
+
+
+def test_a_forged_member_even_with_recomputed_ids_is_refused():
+    episode = EPISODES["mixed"]
+    fake = _forged(ResidualSourceAxis, "not_an_axis", "not_an_axis")
+    residual = dc.replace(episode.residuals[0], source_axis=fake)
+    tampered = dc.replace(episode, residuals=(residual, *episode.residuals[1:]))
+    with contextlib.suppress(Exception):
+        tampered = refresh_ids(tampered)
+    outcome = seal(tampered)
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_residual" in outcome.reason_codes
+
+
+def test_no_code_of_a_forged_members_value_runs():
+    ran = []
+
+    class Hook(dict):  # type: ignore[type-arg]
+        def items(self):  # type: ignore[override]
+            ran.append("items")
+            return super().items()
+
+    episode = EPISODES["mixed"]
+    fake = _forged(ResidualSourceAxis, episode.residuals[0].source_axis.value, Hook(note=1))
+    residual = dc.replace(episode.residuals[0], source_axis=fake)
+    tampered = dc.replace(episode, residuals=(residual, *episode.residuals[1:]))
+    outcome = seal(tampered)
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert ran == []
+
+
+def test_the_frame_and_its_facts_are_copied_even_in_place():
+    episode = EPISODES["mixed"]
+    checker = trace_module._Checker(episode, r.Problems())
+    assert checker.in_place
+    checker.read()
+    frame = checker.e.frame
+    assert frame is not None
+    assert frame is not episode.problem_frame
+    assert frame.facts == episode.problem_frame.facts
+    assert frame.facts is not episode.problem_frame.facts
+    lists = [v for v in episode.problem_frame.facts.values() if isinstance(v, list)]
+    assert lists, "the example facts hold lists"
+    copied = [v for v in frame.facts.values() if isinstance(v, list)]
+    assert not {id(v) for v in lists} & {id(v) for v in copied}
+    # Other records are used as they are.
+    assert checker.e.gate is episode.search_gate_decision
+
+
+class _LyingMeta(type):
+    """A metaclass whose classes claim to be ``list``."""
+
+    def __eq__(cls, other: object) -> bool:
+        return other is list
+
+    __hash__ = type.__hash__
+
+
+class _FloatClaimingList(float, metaclass=_LyingMeta):
+    def __iter__(self) -> Any:
+        return iter(())
+
+
+class _BigIntClaimingList(int, metaclass=_LyingMeta):
+    def __iter__(self) -> Any:
+        return iter(())
+
+
+@pytest.mark.parametrize("value", [_FloatClaimingList(1.5), _BigIntClaimingList(2**100)])
+def test_a_value_whose_class_claims_to_be_a_list_is_not_json(value):
+    with pytest.raises(IdentityError) as caught:
+        canonical_json({"x": value})
+    assert caught.value.code == "unsupported_type"
+    episode = EPISODES["mixed"]
+    facts = {**episode.problem_frame.facts, "note": value}
+    tampered = dc.replace(episode, problem_frame=dc.replace(episode.problem_frame, facts=facts))
+    outcome = seal(tampered)
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_problem_frame" in outcome.reason_codes
