@@ -119,7 +119,10 @@ def read_str(value: object) -> str | Bad:
         text = cast(str, value)
     else:
         if issubclass(kind, Enum):
-            value = cast(Enum, value).value
+            try:  # a foreign enum's value may be a property of its own, or missing
+                value = cast(Enum, value).value
+            except Exception:
+                return BAD
             kind = type(value)
         if not issubclass(kind, str):
             return BAD

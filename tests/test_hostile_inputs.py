@@ -394,3 +394,35 @@ def test_an_input_whose_exception_and_class_names_raise_still_gets_a_refusal():
     assert isinstance(outcome, PracticeTraceRefusal)
     assert outcome.reason_codes == ("invalid_trace_input_type",)
     assert "_Nameless has none of the practice episode fields" in outcome.explanation
+
+
+class _EnumByMro(type):
+    """A metaclass whose classes put Enum in their MRO without being enums."""
+
+    def mro(cls):
+        import enum
+
+        return [cls, enum.Enum, object]
+
+
+class _NotAnEnum(metaclass=_EnumByMro):
+    """``issubclass(_NotAnEnum, Enum)`` holds, but an instance has no value at all."""
+
+
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        (("problem_frame", "problem_text"), "malformed_problem_frame"),
+        (("residuals", 0, "residual_kind"), "malformed_residual"),
+        (("residuals", 0, "explanation"), "malformed_residual"),
+        (("search_gate_decision", "reason_code"), "malformed_search_gate_decision"),
+    ],
+)
+def test_a_value_that_only_claims_to_be_an_enum_is_malformed_not_a_fault(path, code):
+    from test_properties import set_path
+
+    fake = object.__new__(_NotAnEnum)
+    outcome = seal(set_path(build_episode("sealed_original_refusal"), path, fake))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert code in outcome.reason_codes
+    assert "sealer_internal_fault" not in outcome.reason_codes
