@@ -61,6 +61,7 @@ __all__ = [
     "all_valid_in_place",
     "exact_pairs",
     "exact_tuple",
+    "frame_in_place",
     "read_record",
     "read_str",
     "span_copies",
@@ -883,6 +884,23 @@ def valid_in_place(obj: object, schema: RecordSchema) -> bool:
         if not valid(raw):
             return False
     return True
+
+
+def frame_in_place(obj: object) -> ProblemFrameProjection | None:
+    """For an episode checked in place: a copy of the frame ``obj`` whose facts are copied
+    (they are a dict and lists, which other code could change while a seal runs), or None
+    when ``obj`` is not :func:`valid_in_place`. Like that check, it runs no code of the
+    input's; the copy equals what :func:`read_record` gives.
+    """
+    if type(obj) is not ProblemFrameProjection:
+        return None
+    digest, version, text, facts = FRAME.getter(obj)
+    if not (_is_id(digest) and _is_text(version) and _is_str(text) and type(facts) is dict):
+        return None
+    plain = _thaw_plain(facts, 1)
+    if plain is _SLOW:
+        return None
+    return ProblemFrameProjection(digest, version, text, MappingProxyType(plain))  # type: ignore[arg-type]
 
 
 def all_valid_in_place(items: Sequence[object], schema: RecordSchema) -> bool:

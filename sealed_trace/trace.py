@@ -283,8 +283,7 @@ _TRACE_INPUT_KEYS: Final = (
     "schema_versions",
     "policy_versions",
 )
-_IN_PLACE_RECORDS: Final = (
-    ("problem_frame", r.FRAME),
+_IN_PLACE_RECORDS: Final = (  # and the frame, copied (r.frame_in_place)
     ("contract_assessment", r.ASSESSMENT),
     ("search_gate_decision", r.GATE),
     ("compute_budget_decision", r.BUDGET),
@@ -430,6 +429,7 @@ class _Checker:
         #: The episode is the reference types all the way down, every value already in
         #: normal form: its records are checked as they are, not copied (nothing of the
         #: input's can run while it is sealed, so nothing can change them).
+        self._frame: ProblemFrameProjection | None = None
         self.in_place = type(episode) is PracticeEpisode and self._all_in_place()
 
     def _all_in_place(self) -> bool:
@@ -442,6 +442,9 @@ class _Checker:
         top = self.top
         run, run_refusal = top["geometric_search_run"], top["search_run_refusal"]
         if (run is None) == (run_refusal is None):
+            return False
+        self._frame = r.frame_in_place(top["problem_frame"])
+        if self._frame is None:
             return False
         for name, schema in _IN_PLACE_RECORDS:
             value = top[name]
@@ -463,11 +466,10 @@ class _Checker:
             if missing_code is not None:
                 self.p.add(missing_code, f"episode.{name} is absent")
             return _Read(None, {})
-        if self.in_place and schema is not r.FRAME:
-            return _Read(raw, {})
-        # The frame is copied even in place: its facts are a dict and lists, which any code
-        # holding them could change while the seal runs (the in-place check found them plain,
-        # so copying them runs no code of the input's).
+        if self.in_place:
+            # The frame is copied even in place (its facts are a dict and lists, which any
+            # code holding them could change while the seal runs); other records are not.
+            return _Read(self._frame if schema is r.FRAME else raw, {})
         record, fields = r.read_record(raw, schema, self.p, f"episode.{name}")
         return _Read(record, fields)
 

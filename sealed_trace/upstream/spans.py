@@ -36,10 +36,10 @@ def span_payload(span: SourceSpan) -> dict[str, object]:
 def spans_payload(spans: tuple[SourceSpan, ...]) -> list[dict[str, object]]:
     """Return the identity array of ``spans`` in stored order, duplicates kept.
 
-    A span object that occurs more than once gives one object shared by its places (the
-    encoded array is the same).
+    In a long array, a span object that occurs more than once gives one object shared by its
+    places (the encoded array is the same).
     """
-    if len(spans) < 2:
+    if len(spans) < 16:
         return [span_payload(span) for span in spans]
     made: dict[int, dict[str, object]] = {}
     out = []
