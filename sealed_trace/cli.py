@@ -103,7 +103,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if encoded == expected:
         _write(f"{args.outcome}: same outcome, byte for byte\n".encode())
         return 0
-    _stderr(f"{args.outcome}: differs from the outcome of sealing {args.episode}")
+    fresh = json.loads(encoded.decode("utf-8"))
+    differing = sorted(key for key in {*document, *fresh} if document.get(key) != fresh.get(key))
+    where = "in " + ", ".join(differing) if differing else "in its bytes only (same values)"
+    _stderr(f"{args.outcome}: differs from the outcome of sealing {args.episode} {where}")
     return 1
 
 

@@ -83,9 +83,16 @@ def test_verify_same_and_different(episode_file, tmp_path, capsysbinary):
     outcome = tmp_path / "outcome.json"
     outcome.write_bytes(capsysbinary.readouterr().out)
     assert main(["verify", str(outcome), str(episode_file)]) == 0
-    changed = outcome.read_bytes().replace(b"Sealed as", b"Sealed  as")
-    outcome.write_bytes(changed)
+    capsysbinary.readouterr()
+    original = outcome.read_bytes()
+    outcome.write_bytes(original.replace(b"Sealed as", b"Sealed  as"))
     assert main(["verify", str(outcome), str(episode_file)]) == 1
+    err = capsysbinary.readouterr().err.decode()
+    assert err.count("\n") == 1
+    assert err.rstrip().endswith("in explanation")
+    outcome.write_bytes(original.rstrip(b"\n") + b" \n")  # same values, other bytes
+    assert main(["verify", str(outcome), str(episode_file)]) == 1
+    assert "in its bytes only" in capsysbinary.readouterr().err.decode()
 
 
 def test_verify_with_an_unreadable_outcome_is_a_usage_error(episode_file, tmp_path, capsys):
