@@ -22,6 +22,7 @@ from typing import Final, cast
 from sealed_trace.identity import MAX_ABS_INT, canonical_json
 from sealed_trace.upstream.budget import ComputeBudgetDecision, ComputeBudgetStatus
 from sealed_trace.upstream.frame import (
+    MAX_FACTS_VALUES,
     ContractAssessmentProjection,
     ProblemFrameProjection,
     thaw_json,
@@ -236,12 +237,15 @@ _SLOW: Final = object()
 _FAST_FACTS_DEPTH: Final = 16
 
 
-def _thaw_plain(value: object, depth: int) -> object:
+def _thaw_plain(value: object, depth: int, left: list[int]) -> object:
     """Copy facts built only of exact JSON types (dict with ASCII str keys, list, tuple,
     UTF-8-encodable str, int in range, bool, None): dicts stay dicts, lists and tuples become
-    lists. Anything else, or nesting past :data:`_FAST_FACTS_DEPTH`, gives ``_SLOW``: the
-    general path (thaw, then the identity check) then decides, so this path never accepts
-    what that path refuses."""
+    lists. Anything else, nesting past :data:`_FAST_FACTS_DEPTH`, or more values than
+    ``left[0]`` (counted down) gives ``_SLOW``: the general path (thaw, then the identity
+    check) then decides, so this path never accepts what that path refuses."""
+    left[0] -= 1
+    if left[0] < 0:
+        return _SLOW
     kind = type(value)
     if kind is str:
         encodable = cast(str, value).isascii() or not isinstance(read_str(value), Bad)
@@ -257,20 +261,25 @@ def _thaw_plain(value: object, depth: int) -> object:
         for key, item in cast(dict[object, object], value).items():
             if type(key) is not str or not key.isascii():
                 return _SLOW
-            thawed = _thaw_plain(item, depth + 1)
+            thawed = _thaw_plain(item, depth + 1, left)
             if thawed is _SLOW:
                 return _SLOW
             out[key] = thawed
         return out
     if kind is list or kind is tuple:
-        items = [_thaw_plain(item, depth + 1) for item in cast(list[object], value)]
-        return _SLOW if _SLOW in items else items
+        items = []
+        for item in cast(list[object], value):
+            thawed = _thaw_plain(item, depth + 1, left)
+            if thawed is _SLOW:
+                return _SLOW
+            items.append(thawed)
+        return items
     return _SLOW
 
 
 def _facts(value: object) -> object:
     if type(value) is dict:
-        plain = _thaw_plain(value, 1)
+        plain = _thaw_plain(value, 1, [MAX_FACTS_VALUES])
         if plain is not _SLOW:
             return MappingProxyType(cast(dict[str, object], plain))
     return _facts_general(value)
@@ -458,9 +467,12 @@ def _is_tuple_of(valid: Callable[[object], bool]) -> Callable[[object], bool]:
     return lambda value: type(value) is tuple and all(map(valid, value))
 
 
-def _is_plain(value: object, depth: int) -> bool:
+def _is_plain(value: object, depth: int, left: list[int]) -> bool:
     """Whether :func:`_thaw_plain` copies ``value`` (rather than leave it to the general
     path); the facts are then hashed as they are: a tuple encodes as its list would."""
+    left[0] -= 1
+    if left[0] < 0:
+        return False
     if type(value) is str:
         return value.isascii() or _encodable(value)
     if type(value) is int:
@@ -471,16 +483,18 @@ def _is_plain(value: object, depth: int) -> bool:
         return False
     if type(value) is dict:
         for key, item in value.items():
-            if type(key) is not str or not key.isascii() or not _is_plain(item, depth + 1):
+            if type(key) is not str or not key.isascii():
+                return False
+            if not _is_plain(item, depth + 1, left):
                 return False
         return True
     if type(value) is list or type(value) is tuple:
-        return all(_is_plain(item, depth + 1) for item in value)
+        return all(_is_plain(item, depth + 1, left) for item in value)
     return False
 
 
 def _is_facts(value: object) -> bool:
-    return type(value) is dict and _is_plain(value, 1)
+    return type(value) is dict and _is_plain(value, 1, [MAX_FACTS_VALUES])
 
 
 def _valid_values(valid: Callable[[object], bool]) -> Callable[[list[object]], bool]:
@@ -897,7 +911,7 @@ def frame_in_place(obj: object) -> ProblemFrameProjection | None:
     digest, version, text, facts = FRAME.getter(obj)
     if not (_is_id(digest) and _is_text(version) and _is_str(text) and type(facts) is dict):
         return None
-    plain = _thaw_plain(facts, 1)
+    plain = _thaw_plain(facts, 1, [MAX_FACTS_VALUES])
     if plain is _SLOW:
         return None
     return ProblemFrameProjection(digest, version, text, MappingProxyType(plain))  # type: ignore[arg-type]

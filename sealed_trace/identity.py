@@ -48,7 +48,9 @@ class IdentityError(ValueError):
 
     ``code`` is a stable snake_case string: ``float_in_payload``, ``non_string_key``,
     ``lone_surrogate``, ``cycle_in_payload``, ``payload_too_deep``, ``integer_out_of_range`` or
-    ``unsupported_type``; ``path`` locates the offending value (``$.a[0]``).
+    ``unsupported_type`` (and ``payload_too_large`` from
+    :func:`sealed_trace.upstream.frame.thaw_json`); ``path`` locates the offending value
+    (``$.a[0]``).
     """
 
     def __init__(self, code: str, path: str, detail: str) -> None:

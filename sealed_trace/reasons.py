@@ -58,7 +58,8 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
     "malformed_problem_frame": _r(
         INVALID,
         "The ProblemFrame projection has a missing or wrongly typed field, a "
-        "malformed digest, or facts that are not float-free JSON.",
+        "malformed digest, or facts that are not float-free JSON or hold more than "
+        "100 000 values.",
     ),
     "malformed_contract_assessment": _r(
         INVALID,

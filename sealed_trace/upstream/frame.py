@@ -12,11 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from sealed_trace.identity import MAX_DEPTH, identity_digest
+from sealed_trace.identity import MAX_DEPTH, IdentityError, identity_digest
 from sealed_trace.upstream.spans import SourceSpan, spans_payload
 
 __all__ = [
     "CONTRACT_ASSESSMENT_IDENTITY_VERSION",
+    "MAX_FACTS_VALUES",
     "PROBLEM_FRAME_IDENTITY_VERSION",
     "ContractAssessmentProjection",
     "JSONValue",
@@ -28,6 +29,11 @@ __all__ = [
 
 PROBLEM_FRAME_IDENTITY_VERSION: Final = "problem_frame_identity.v1"
 CONTRACT_ASSESSMENT_IDENTITY_VERSION: Final = "contract_assessment_identity.v1"
+
+#: Most values a frame's facts may hold, counted as the canonical JSON writes them out (every
+#: container and scalar; one object in several places counts at each): facts that share a
+#: list with themselves many times over would otherwise expand without bound.
+MAX_FACTS_VALUES: Final = 100_000
 
 JSONValue = object
 """Any JSON value without floats: dict with str keys, list/tuple, str, int, bool or None."""
@@ -71,19 +77,38 @@ def thaw_json(value: object, depth: int = 0) -> object:
     Nothing else is converted: a float, a non-string key or an unknown type stays as it is, so
     :func:`~sealed_trace.identity.canonical_json` still refuses it. Past
     :data:`~sealed_trace.identity.MAX_DEPTH` the value is returned unchanged (and then refused
-    as too deep), so cycles cannot recurse forever.
+    as too deep), so cycles cannot recurse forever. Kinds are told by the value's real type
+    (``type(value)``), never by a ``__class__`` it reports.
+
+    Raises:
+        IdentityError: ``payload_too_large`` when the copy would hold more than
+            :data:`MAX_FACTS_VALUES` values.
     """
+    return _thaw(value, depth, [MAX_FACTS_VALUES])
+
+
+def _thaw(value: object, depth: int, left: list[int]) -> object:
+    left[0] -= 1
+    if left[0] < 0:
+        raise IdentityError("payload_too_large", "$", f"more than {MAX_FACTS_VALUES} values")
     if depth > MAX_DEPTH:
         return value
-    if isinstance(value, Mapping):
-        return {key: thaw_json(item, depth + 1) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [thaw_json(item, depth + 1) for item in value]
+    kind = type(value)
+    if issubclass(kind, Mapping):
+        items = value.items()  # type: ignore[attr-defined]
+        return {key: _thaw(item, depth + 1, left) for key, item in items}
+    if issubclass(kind, (list, tuple)):
+        return [_thaw(item, depth + 1, left) for item in value]  # type: ignore[attr-defined]
     return value
 
 
 def problem_frame_digest(frame: ProblemFrameProjection, *, checked: bool = True) -> str:
-    """Recompute ``frame_digest`` (sealing-policy §2). Raises IdentityError on float facts."""
+    """Recompute ``frame_digest`` (sealing-policy §2).
+
+    Raises:
+        IdentityError: (checked) the facts hold a float or another value canonical JSON
+            refuses, or more than :data:`MAX_FACTS_VALUES` values.
+    """
     return identity_digest(
         {
             "frame_schema_version": frame.frame_schema_version,
