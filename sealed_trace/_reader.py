@@ -543,7 +543,15 @@ IDS = Kind(
     valid=_is_tuple_of(_is_id),
 )
 FACTS = Kind("a mapping from str to float-free JSON values", _facts, valid=_is_facts)
-PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(_pair))
+def _is_pair(value: object) -> bool:
+    return type(value) is tuple and len(value) == 2 and _is_text(value[0]) and _is_text(value[1])
+
+
+PAIRS = Kind(
+    "a tuple of (name, version) pairs of non-empty strings",
+    _tuple_of(_pair),
+    valid=_is_tuple_of(_is_pair),
+)
 
 
 def ENUM(cls: type[Enum]) -> Kind:

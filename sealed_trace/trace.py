@@ -413,7 +413,7 @@ class _Episode:
 class _Checker:
     """Runs every ADR-0230 §6.1 / sealing-policy §3-§5 check over one episode, in order."""
 
-    def __init__(self, episode: object, problems: r.Problems) -> None:
+    def __init__(self, episode: object, problems: r.Problems, claimed: object = None) -> None:
         self.raw = episode
         # Each episode attribute is read exactly once: an input that answers differently on
         # a second read cannot make two checks see two different episodes.
@@ -430,7 +430,13 @@ class _Checker:
         #: normal form: its records are checked as they are, not copied (nothing of the
         #: input's can run while it is sealed, so nothing can change them).
         self._frame: ProblemFrameProjection | None = None
-        self.in_place = type(episode) is PracticeEpisode and self._all_in_place()
+        #: ``claimed`` (a trace input to compare, or None) is read after the episode: it too
+        #: must be reference types of normal values, or its code could run after the check.
+        self.in_place = (
+            type(episode) is PracticeEpisode
+            and (claimed is None or r.valid_in_place(claimed, _TRACE_INPUT))
+            and self._all_in_place()
+        )
 
     def _all_in_place(self) -> bool:
         try:
@@ -440,6 +446,13 @@ class _Checker:
 
     def _check_in_place(self) -> bool:
         top = self.top
+        # The version fields are read after the records: they too must be exact values.
+        if not (
+            r.TEXT.valid(top["trace_policy_version"])  # type: ignore[misc]
+            and r.PAIRS.valid(top["schema_versions"])  # type: ignore[misc]
+            and r.PAIRS.valid(top["policy_versions"])  # type: ignore[misc]
+        ):
+            return False
         run, run_refusal = top["geometric_search_run"], top["search_run_refusal"]
         if (run is None) == (run_refusal is None):
             return False
@@ -1318,7 +1331,7 @@ def _outcome(
     if not issubclass(type(explanation), str):
         problems.add("malformed_explanation", "explanation is not a string")
         explanation = ""
-    checker = _Checker(episode, problems)
+    checker = _Checker(episode, problems, None if claimed is _NO_CLAIM else claimed)
     checker.read()
     if "invalid_trace_input_type" not in problems.codes:
         checker.build_input()

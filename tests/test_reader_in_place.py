@@ -21,7 +21,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import HOSTILE, all_paths, set_path
 
-from sealed_trace import PracticeTraceRefusal, SealedPracticeTrace, seal
+from sealed_trace import (
+    PracticeTraceRefusal,
+    SealedPracticeTrace,
+    build_practice_trace_input,
+    seal,
+    seal_practice_trace,
+)
 from sealed_trace import _reader as r
 from sealed_trace import trace as trace_module
 from sealed_trace.builder import build_episode, refresh_ids
@@ -345,3 +351,99 @@ def test_a_value_whose_class_claims_to_be_a_list_is_not_json(value):
     outcome = seal(tampered)
     assert isinstance(outcome, PracticeTraceRefusal)
     assert "malformed_problem_frame" in outcome.reason_codes
+
+
+# --- fields read after the records ------------------------------------------------------
+
+
+def _copying_claim(claimed: object, episode: object) -> object:
+    original = trace_module._Checker._all_in_place
+    trace_module._Checker._all_in_place = lambda self: False  # type: ignore[method-assign]
+    try:
+        return seal_practice_trace(claimed, episode)
+    finally:
+        trace_module._Checker._all_in_place = original  # type: ignore[method-assign]
+
+
+def _tamperer(episode: Any) -> Any:
+    """A callback that rewrites, by force, a span text the in-place check already passed."""
+    span = episode.contract_assessment.evidence_spans[0]
+
+    class Liar(str):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __ne__(self, other: object) -> bool:
+            return False
+
+        __hash__ = str.__hash__
+
+    def tamper() -> None:
+        object.__setattr__(span, "text", Liar("not the text"))
+
+    return tamper
+
+
+def _fresh_mixed() -> Any:
+    # Built anew: the tampering below changes the episode's own spans.
+    return build_episode(
+        "sealed_candidate_replay_closed",
+        outcomes=["contract_and_proof_closed", "contract_replay_unavailable"],
+    )
+
+
+def _with_tampering_version(field: str) -> Any:
+    episode = _fresh_mixed()
+    tamper = _tamperer(episode)
+
+    class Version(enum.Enum):
+        V1 = "sealed_practice_trace.v1"
+
+        @property
+        def value(self) -> str:  # type: ignore[override]
+            tamper()
+            return "sealed_practice_trace.v1"
+
+    if field == "trace_policy_version":
+        return dc.replace(episode, trace_policy_version=Version.V1)
+    pairs = episode.policy_versions
+    index = [name for name, _ in pairs].index("sealed_practice_trace")
+    entry = (pairs[index][0], Version.V1)
+    return dc.replace(episode, policy_versions=(*pairs[:index], entry, *pairs[index + 1 :]))
+
+
+@pytest.mark.parametrize("field", ["trace_policy_version", "policy_versions"])
+def test_a_version_field_whose_code_runs_turns_the_in_place_read_off(field):
+    tampered = _with_tampering_version(field)
+    assert not _in_place(tampered)
+    in_place_allowed = repr(seal(tampered))
+    assert in_place_allowed == repr(_copying(_with_tampering_version(field)))
+
+
+def _with_tampering_claim() -> tuple[Any, Any]:
+    episode = _fresh_mixed()
+    tamper = _tamperer(episode)
+    built = build_practice_trace_input(episode)
+    fields = {f.name: getattr(built, f.name) for f in dc.fields(built)}
+
+    class Claim:
+        def __getattr__(self, name: str) -> object:
+            tamper()
+            return fields[name]
+
+    return Claim(), episode
+
+
+def test_a_claimed_trace_input_whose_code_runs_turns_the_in_place_read_off():
+    claim, episode = _with_tampering_claim()
+    assert not trace_module._Checker(episode, r.Problems(), claim).in_place
+    in_place_allowed = repr(seal_practice_trace(claim, episode))
+    assert in_place_allowed == repr(_copying_claim(*_with_tampering_claim()))
+    assert "not the text" not in in_place_allowed
+
+
+def test_an_exact_claimed_trace_input_keeps_the_in_place_read():
+    episode = EPISODES["mixed"]
+    built = build_practice_trace_input(episode)
+    assert trace_module._Checker(episode, r.Problems(), built).in_place
+    assert seal_practice_trace(built, episode) == seal(episode)
