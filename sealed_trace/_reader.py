@@ -497,10 +497,6 @@ def _is_facts(value: object) -> bool:
     return type(value) is dict and _is_plain(value, 1, [MAX_FACTS_VALUES])
 
 
-def _valid_values(valid: Callable[[object], bool]) -> Callable[[list[object]], bool]:
-    return lambda column: all(map(valid, column))
-
-
 ID = Kind(
     "64 lowercase hex characters", _identity, bulk=_bulk_ids, scalar=True, valid=_is_id
 )
