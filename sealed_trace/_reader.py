@@ -60,7 +60,6 @@ __all__ = [
     "RecordSchema",
     "all_spans",
     "all_valid_in_place",
-    "exact_pairs",
     "exact_tuple",
     "frame_in_place",
     "read_record",
@@ -467,36 +466,6 @@ def _is_tuple_of(valid: Callable[[object], bool]) -> Callable[[object], bool]:
     return lambda value: type(value) is tuple and all(map(valid, value))
 
 
-def _is_plain(value: object, depth: int, left: list[int]) -> bool:
-    """Whether :func:`_thaw_plain` copies ``value`` (rather than leave it to the general
-    path); the facts are then hashed as they are: a tuple encodes as its list would."""
-    left[0] -= 1
-    if left[0] < 0:
-        return False
-    if type(value) is str:
-        return value.isascii() or _encodable(value)
-    if type(value) is int:
-        return -MAX_ABS_INT <= value < MAX_ABS_INT
-    if value is None or type(value) is bool:
-        return True
-    if depth >= _FAST_FACTS_DEPTH:
-        return False
-    if type(value) is dict:
-        for key, item in value.items():
-            if type(key) is not str or not key.isascii():
-                return False
-            if not _is_plain(item, depth + 1, left):
-                return False
-        return True
-    if type(value) is list or type(value) is tuple:
-        return all(_is_plain(item, depth + 1, left) for item in value)
-    return False
-
-
-def _is_facts(value: object) -> bool:
-    return type(value) is dict and _is_plain(value, 1, [MAX_FACTS_VALUES])
-
-
 ID = Kind(
     "64 lowercase hex characters", _identity, bulk=_bulk_ids, scalar=True, valid=_is_id
 )
@@ -538,7 +507,9 @@ IDS = Kind(
     bulk=_bulk_tuples_of(_bulk_ids),
     valid=_is_tuple_of(_is_id),
 )
-FACTS = Kind("a mapping from str to float-free JSON values", _facts, valid=_is_facts)
+#: No in-place check: the facts are a dict and lists, which other code could change while a
+#: seal runs, so a frame is always copied (:func:`frame_in_place`).
+FACTS = Kind("a mapping from str to float-free JSON values", _facts)
 def _is_pair(value: object) -> bool:
     return type(value) is tuple and len(value) == 2 and _is_text(value[0]) and _is_text(value[1])
 
@@ -1192,19 +1163,6 @@ _evidence_spans = operator.attrgetter("evidence_spans")
 def all_spans(*groups: tuple[object, ...]) -> tuple[SourceSpan, ...]:
     """Every ``evidence_spans`` item of the records in ``groups``, in order, as one tuple."""
     return tuple(chain.from_iterable(map(_evidence_spans, chain.from_iterable(groups))))
-
-
-def exact_pairs(value: object, pairs: tuple[tuple[str, str], ...]) -> bool:
-    """Whether ``value`` is an exact tuple of exact ``(str, str)`` tuples equal to ``pairs``
-    (exact types first, so the comparison runs no code of the input's)."""
-    return (
-        type(value) is tuple
-        and len(value) == len(pairs)
-        and _only(tuple, value)  # type: ignore[arg-type]
-        and all(map(operator.eq, map(len, value), repeat(2)))
-        and _only(str, list(chain.from_iterable(value)))
-        and value == pairs
-    )
 
 
 def span_copies(spans: tuple[SourceSpan, ...]) -> tuple[SourceSpan, ...]:

@@ -693,7 +693,9 @@ class _Checker:
                 self.versions_ok = False
                 continue
             supported = _SUPPORTED[(attr, frozenset(expected))]
-            if r.exact_pairs(raw, supported):  # the common case: exactly the supported entries
+            # The common case: exactly the supported entries (exact types checked first, so
+            # the comparison runs no code of the input's).
+            if r.PAIRS.valid(raw) and raw == supported:  # type: ignore[misc]
                 self.ids[attr] = supported
                 self._carried_mismatch(attr, kind, supported, manifest, carried)
                 continue
