@@ -1166,15 +1166,17 @@ def all_spans(*groups: tuple[object, ...]) -> tuple[SourceSpan, ...]:
 
 
 def span_copies(spans: tuple[SourceSpan, ...]) -> tuple[SourceSpan, ...]:
-    """Fresh copies of ``spans`` (exact SourceSpans of exact values): one per distinct span,
-    shared wherever the same span, or an equal one, occurs again."""
-    by_id = dict(zip(map(id, spans), spans, strict=True))
-    distinct = list(by_id.values())
-    columns = [list(map(get, distinct)) for get in (_text_of, _start, _end, _sentence_index)]
-    copies = cast(
-        dict[int, SourceSpan], dict(zip(by_id, _interned(SourceSpan, columns), strict=True))
-    )
-    return tuple(map(copies.__getitem__, map(id, spans)))
+    """Fresh copies of ``spans`` (exact SourceSpans of exact values, already checked): one
+    per distinct span, shared wherever an equal span occurs again."""
+    made: dict[tuple[object, ...], SourceSpan] = {}
+    out = []
+    for span in spans:
+        row = _span_fields(span)  # exact str and ints (never bools): equal rows, equal spans
+        copy = made.get(row)
+        if copy is None:
+            copy = made[row] = SourceSpan(*row)
+        out.append(copy)
+    return tuple(out)
 
 
 def spans_exact_in(text: str, spans: tuple[SourceSpan, ...]) -> bool:
