@@ -452,7 +452,12 @@ def _thread_count() -> int:
 
 def _pool(workers: int) -> ProcessPoolExecutor:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+
+    # From the module itself, not the package's lazily cached name: a worker function is
+    # pickled by its module's name (fork server), and the package can still hold the class of
+    # an earlier copy of the module, when something (pytester, say) dropped it from
+    # sys.modules since.
+    from concurrent.futures.process import ProcessPoolExecutor
 
     method = _start_method(multiprocessing.get_all_start_methods(), _thread_count())
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))

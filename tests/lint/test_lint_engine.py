@@ -191,6 +191,34 @@ def test_workers_are_forked_only_from_a_single_threaded_process(methods, threads
     assert _start_method(methods, threads) == expected
 
 
+def _double(value: int) -> int:
+    return value * 2
+
+
+@pytest.mark.skipif(
+    "forkserver" not in __import__("multiprocessing").get_all_start_methods(),
+    reason="needs the fork server start method",
+)
+def test_the_pool_works_after_the_futures_module_was_imported_again(monkeypatch) -> None:
+    # pytester's in-process runs drop modules imported during a run from sys.modules; the
+    # package concurrent.futures still holds the executor class of the copy it first loaded.
+    # A fork-server worker pickles its function by module name, so the engine must take the
+    # executor from the module in sys.modules, whichever copy that is.
+    import concurrent.futures
+    import sys
+
+    from sealed_trace.lint import engine
+
+    assert concurrent.futures.ProcessPoolExecutor  # cached by the package from this copy
+    monkeypatch.delitem(sys.modules, "concurrent.futures.process")
+    monkeypatch.setattr(engine, "_thread_count", lambda: 2)  # as under pytest-xdist
+    pool = engine._pool(1)
+    try:
+        assert pool.submit(_double, 21).result(timeout=120) == 42
+    finally:
+        pool.shutdown()
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs /proc (Linux)")
 def test_the_thread_count_sees_threads_started_outside_threading() -> None:
     import _thread
