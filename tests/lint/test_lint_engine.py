@@ -206,10 +206,12 @@ def test_the_pool_works_after_the_futures_module_was_imported_again(monkeypatch)
     # executor from the module in sys.modules, whichever copy that is.
     import concurrent.futures
     import sys
+    import time
 
     from sealed_trace.lint import engine
 
     assert concurrent.futures.ProcessPoolExecutor  # cached by the package from this copy
+    threads_before = engine._thread_count()
     monkeypatch.delitem(sys.modules, "concurrent.futures.process")
     monkeypatch.setattr(engine, "_thread_count", lambda: 2)  # as under pytest-xdist
     pool = engine._pool(1)
@@ -217,6 +219,13 @@ def test_the_pool_works_after_the_futures_module_was_imported_again(monkeypatch)
         assert pool.submit(_double, 21).result(timeout=120) == 42
     finally:
         pool.shutdown()
+        monkeypatch.undo()
+        # The pool's helper threads end just after shutdown: wait for them (bounded), so
+        # that no test after this one counts them.
+        for _ in range(200):
+            if engine._thread_count() <= threads_before:
+                break
+            time.sleep(0.05)
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs /proc (Linux)")
