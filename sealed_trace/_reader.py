@@ -128,13 +128,7 @@ def read_str(value: object) -> str | Bad:
         if not issubclass(kind, str):
             return BAD
         text = str.__str__(cast(str, value))
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return BAD
-    return text
+    return text if text.isascii() or _encodable(text) else BAD
 
 
 def _read_int(value: object) -> int | Bad:
@@ -589,21 +583,26 @@ class RecordSchema:
 _SPAN_FIELDS: Final = ("text", "start", "end", "sentence_index")
 
 
+def _normal_span(text: object, start: object, end: object, index: object) -> bool:
+    """Whether a span's four values are already in normal form: exact types, encodable text,
+    ``0 <= start <= end`` and every int in the signed 64-bit range."""
+    return (
+        type(text) is str
+        and type(start) is int
+        and type(end) is int
+        and 0 <= start <= end < MAX_ABS_INT
+        and (index is None or (type(index) is int and -MAX_ABS_INT <= index < MAX_ABS_INT))
+        and (text.isascii() or _encodable(text))
+    )
+
+
 def _span(value: object) -> SourceSpan | Bad:
     if type(value) is SourceSpan:
         try:
             text, start, end, index = _span_fields(value)
         except AttributeError:  # a slot never set
             return BAD
-        if (
-            type(text) is str
-            and text.isascii()
-            and type(start) is int
-            and type(end) is int
-            and 0 <= start <= end < MAX_ABS_INT
-            and (index is None or type(index) is int)
-            and (index is None or -MAX_ABS_INT <= index < MAX_ABS_INT)
-        ):
+        if _normal_span(text, start, end, index):
             return SourceSpan(text, start, end, index)  # a copy: the input may change later
         raw: tuple[object, ...] = (text, start, end, index)
     else:
@@ -700,17 +699,8 @@ def _interned(cls: type, columns: Sequence[list[object]]) -> list[object]:
 
 
 def _is_span(value: object) -> bool:
-    if type(value) is not SourceSpan:
-        return False
-    text, start, end, index = _span_fields(value)  # slots: no code of the input's runs
-    return (
-        type(text) is str
-        and type(start) is int
-        and type(end) is int
-        and 0 <= start <= end < MAX_ABS_INT
-        and (index is None or (type(index) is int and -MAX_ABS_INT <= index < MAX_ABS_INT))
-        and (text.isascii() or _encodable(text))
-    )
+    # Slots of an exact SourceSpan: no code of the input's runs.
+    return type(value) is SourceSpan and _normal_span(*_span_fields(value))
 
 
 def _valid_many_spans(column: list[object]) -> bool:
