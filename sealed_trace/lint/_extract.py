@@ -310,6 +310,8 @@ class _Collector(cst.CSTVisitor):
         self._assigned: dict[int, cst.BaseExpression] = {}
         self._enum_classes: set[str] = set()
         self._method_stack: list[tuple[str, str]] = []
+        #: function bodies the walk is inside: imports there are lazy
+        self._fn_depth = 0
 
     # -- helpers ---------------------------------------------------------------------------
     def _pos(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -521,7 +523,8 @@ class _Collector(cst.CSTVisitor):
             self._bound((get_full_name_for_node(bound) or name).partition(".")[0])
             line, col = self._pos(alias)
             self.imports.append(
-                ImportFact(line, col, name, None, "import", self._tc_depth > 0, f"import {name}")
+                ImportFact(line, col, name, None, "import", self._tc_depth > 0, f"import {name}",
+                           self._fn_depth > 0)
             )
         return False
 
@@ -534,7 +537,8 @@ class _Collector(cst.CSTVisitor):
         if isinstance(node.names, cst.ImportStar):
             line, col = self._pos(node)
             self.imports.append(
-                ImportFact(line, col, module, "*", "from", tc, f"from {spelled} import *")
+                ImportFact(line, col, module, "*", "from", tc, f"from {spelled} import *",
+                           self._fn_depth > 0)
             )
             return False
         for alias in node.names:
@@ -544,7 +548,7 @@ class _Collector(cst.CSTVisitor):
             line, col = self._pos(alias)
             self.imports.append(
                 ImportFact(line, col, module, imported, "from", tc,
-                           f"from {spelled} import {imported}")
+                           f"from {spelled} import {imported}", self._fn_depth > 0)
             )
         return False
 
@@ -675,11 +679,13 @@ class _Collector(cst.CSTVisitor):
                 self._field(target.attr, target.attr.value, record, "instance attribute")
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._fn_depth += 1
         method = self._methods.get(id(node))
         if method is not None:
             self._method_stack.append(method)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._fn_depth -= 1
         if id(original_node) in self._methods:
             self._method_stack.pop()
 
@@ -1140,14 +1146,31 @@ def _deep_stack(work: Callable[[], None]) -> None:
             sys.setrecursionlimit(old_limit)
 
 
-def _analyse(text: str, module: str | None, is_package: bool,
-             suppressions: tuple[SuppressionFact, ...]) -> _Collector | FileFacts:
-    """Parse and visit (in the deep-stack thread); a FileFacts is an ST001 error. CPython
-    already accepted the text, so libcst's refusals are never called invalid Python."""
+def _parser_config(target: tuple[int, int] | None) -> cst.PartialParserConfig:
+    """libcst's parser for the project's Python (the newest libcst knows, if it is newer)."""
+    if target is None:
+        return cst.PartialParserConfig()
     try:
-        tree = cst.parse_module(normalize_identifiers(text))
+        return cst.PartialParserConfig(python_version=f"{target[0]}.{target[1]}")
+    except ValueError:
+        return cst.PartialParserConfig()
+
+
+def _analyse(text: str, module: str | None, is_package: bool,
+             suppressions: tuple[SuppressionFact, ...],
+             newer: tuple[int, int] | None = None) -> _Collector | FileFacts:
+    """Parse and visit (in the deep-stack thread); a FileFacts is an ST001 error. Unless
+    ``newer`` (the project's Python, newer than this interpreter, whose parser refused the
+    text) is given, CPython already accepted the text, so libcst's refusals are never called
+    invalid Python."""
+    try:
+        tree = cst.parse_module(normalize_identifiers(text), _parser_config(newer))
     except cst.ParserSyntaxError as exc:
         message = str(exc).splitlines()[0] if str(exc) else "syntax error"
+        if newer is not None:
+            return FileFacts(error=("ST001", exc.raw_line, exc.raw_column + 1,
+                                    f"not valid Python {newer[0]}.{newer[1]}: {message}"),
+                             suppressions=suppressions)
         return FileFacts(error=("ST001", exc.raw_line, exc.raw_column + 1,
                                 f"cannot parse: libcst rejects what CPython accepts: {message}"),
                          suppressions=suppressions)
@@ -1165,27 +1188,35 @@ def _analyse(text: str, module: str | None, is_package: bool,
     return collector
 
 
-def extract_facts(text: str, module: str | None, is_package: bool) -> FileFacts:
+def extract_facts(
+    text: str, module: str | None, is_package: bool, target: tuple[int, int] | None = None
+) -> FileFacts:
     """Parse decoded ``text`` and return its facts.
 
-    A syntax error becomes ``FileFacts(error=("ST001", line, column, message))``; so does any
-    other failure of the parser or the metadata providers (for example a recursion limit on
-    absurdly nested code): the engine fails closed, it never crashes on a file.
+    ``target`` is the project's Python (``target_version``; None: this interpreter's). A
+    syntax error for it becomes ``FileFacts(error=("ST001", line, column, message))``; so does
+    any other failure of the parser or the metadata providers (for example a recursion limit
+    on absurdly nested code): the engine fails closed, it never crashes on a file.
     """
     suppressions = scan_suppressions(text)
+    running = sys.version_info[:2]
     # CPython's own parser first: it refuses nesting that could overflow the native libcst
     # parser's stack, and reports syntax errors exactly as the interpreter would.
+    newer: tuple[int, int] | None = None
     try:
-        ast.parse(text)
+        ast.parse(text, feature_version=target if target is not None and target < running
+                  else None)
     except SyntaxError as exc:
-        where = (exc.lineno or 1, (exc.offset or 1))
-        return FileFacts(error=("ST001", where[0], max(1, where[1]),
-                                f"not valid Python: {exc.msg}"), suppressions=suppressions)
+        if target is None or target <= running:
+            where = (exc.lineno or 1, (exc.offset or 1))
+            return FileFacts(error=("ST001", where[0], max(1, where[1]),
+                                    f"not valid Python: {exc.msg}"), suppressions=suppressions)
+        newer = target  # syntax newer than this interpreter's: libcst judges it
     except (RecursionError, MemoryError, ValueError) as exc:
         return FileFacts(error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__} "
                                 "(nesting too deep)"), suppressions=suppressions)
     outcome: list[_Collector | FileFacts] = []
-    _deep_stack(lambda: outcome.append(_analyse(text, module, is_package, suppressions)))
+    _deep_stack(lambda: outcome.append(_analyse(text, module, is_package, suppressions, newer)))
     if not outcome:
         return FileFacts(error=("ST001", 1, 1, "cannot analyse: the parser thread failed"),
                          suppressions=suppressions)

@@ -103,6 +103,10 @@ _HIDDEN_IMPORTS = frozenset({
 #: function's name, what they make may be that function, whatever object it is applied to.
 _ATTRIBUTE_MAKERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
 _TYPING = ("typing", "typing_extensions")
+#: Components of the longest qualified name an alias is bound to: deeper than any module path
+#: and attribute the rules judge (a name bound through its own attribute in a loop would
+#: otherwise grow for ever).
+_MAX_PARTS = 24
 _BUILTINS = frozenset({"__import__", "getattr", "vars"})
 _Guard = tuple[ast.expr, ...]
 
@@ -271,25 +275,37 @@ class _Visitor:
         """Walk ``tree`` once (iteratively: no recursion limit), then resolve references."""
         refs: list[tuple[ast.expr, int, int, bool]] = []
         calls: list[tuple[ast.Call, bool]] = []
-        stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+        # (node, under TYPE_CHECKING, inside a function body)
+        stack: list[tuple[ast.AST, bool, bool]] = [(tree, False, False)]
         guard = _TypeChecking(tree, "\n".join(self.lines))
         while stack:
-            node, tc = stack.pop()
+            node, tc, lazy = stack.pop()
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
                 self._assignment(node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 self._defaults(node.args)
+                body = node.body if isinstance(node.body, list) else [node.body]
+                stack.extend((child, tc, True) for child in body)
+                outer: list[ast.expr | None] = [*node.args.defaults, *node.args.kw_defaults]
+                if not isinstance(node, ast.Lambda):
+                    outer += [*node.decorator_list, node.returns]
+                stack.extend((child, tc, lazy) for child in outer if child is not None)
+                for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
+                            node.args.vararg, node.args.kwarg):
+                    if arg is not None and arg.annotation is not None:
+                        stack.append((arg.annotation, tc, lazy))
+                continue
             if isinstance(node, ast.If):
                 inside = tc or guard.test(node.test)
-                stack.extend((child, tc) for child in node.orelse)
-                stack.extend((child, inside) for child in node.body)
-                stack.append((node.test, tc))
+                stack.extend((child, tc, lazy) for child in node.orelse)
+                stack.extend((child, inside, lazy) for child in node.body)
+                stack.append((node.test, tc, lazy))
                 continue
             if isinstance(node, ast.Import):
-                self._import(node, tc)
+                self._import(node, tc, lazy)
                 continue
             if isinstance(node, ast.ImportFrom):
-                self._import_from(node, tc)
+                self._import_from(node, tc, lazy)
                 continue
             if isinstance(node, (ast.Attribute, ast.Name)):
                 inner: ast.expr = node
@@ -300,7 +316,7 @@ class _Visitor:
                 if all_attr or (isinstance(inner, ast.Name) and inner.id == "__all__"):
                     self.all_uses += 1
                 if not isinstance(inner, ast.Name):
-                    stack.append((inner, tc))
+                    stack.append((inner, tc, lazy))
                 elif isinstance(node.ctx, ast.Load):
                     refs.append((node, 0, 0, tc))
                 continue
@@ -314,10 +330,10 @@ class _Visitor:
             for name in node._fields:
                 value = getattr(node, name, None)
                 if isinstance(value, list):
-                    stack.extend((child, tc) for child in value if isinstance(child, _AST)
+                    stack.extend((child, tc, lazy) for child in value if isinstance(child, _AST)
                                  and not isinstance(child, _LEAVES))
                 elif isinstance(value, _AST) and not isinstance(value, _LEAVES):
-                    stack.append((value, tc))
+                    stack.append((value, tc, lazy))
         self._bind_aliases()
         called = {id(call.func) for call, _ in calls}
         tc_only = self.tc_bound - self.rt_bound
@@ -397,7 +413,9 @@ class _Visitor:
 
     def _bind_aliases(self) -> None:
         """Bind each alias to what its value resolves to, propagating along chains of aliases
-        (a worklist: each binding only grows, so this ends)."""
+        (a worklist: each binding only grows, and a name bound through its own attribute,
+        ``node = node.parent`` in a loop, grows only up to :data:`_MAX_PARTS` components, so
+        this ends)."""
         dependents: dict[str, list[tuple[str, ast.expr]]] = {}
         work: list[tuple[str, ast.expr]] = []
         for name, value in self.aliases:
@@ -417,14 +435,14 @@ class _Visitor:
                     dependents.setdefault(obj.id, []).append((name, value))
         while work:
             name, value = work.pop()
-            resolved = self.resolve(value)
+            resolved = {q for q in self.resolve(value) if q.count(".") < _MAX_PARTS}
             bound = self.bindings.setdefault(name, set())
             if not resolved <= bound:
                 bound |= resolved
                 self.rt_bound.add(name)
                 work.extend(dependents.get(name, ()))
 
-    def _import(self, node: ast.Import, tc: bool) -> None:
+    def _import(self, node: ast.Import, tc: bool, lazy: bool) -> None:
         for alias in node.names:
             if alias.asname:
                 self.bindings.setdefault(alias.asname, set()).add(alias.name)
@@ -435,9 +453,9 @@ class _Visitor:
                 (self.tc_bound if tc else self.rt_bound).add(root)
             line, col = self.pos(alias)
             self.imports.append(ImportFact(line, col, alias.name, None, "import", tc,
-                                           f"import {alias.name}"))
+                                           f"import {alias.name}", lazy))
 
-    def _import_from(self, node: ast.ImportFrom, tc: bool) -> None:
+    def _import_from(self, node: ast.ImportFrom, tc: bool, lazy: bool) -> None:
         module = self.absolute(node.level, node.module or "")
         spelled = "." * node.level + (node.module or "")
         for alias in node.names:
@@ -455,7 +473,7 @@ class _Visitor:
                 (self.tc_bound if tc else self.rt_bound).add(name)
             line, col = self.pos(alias if alias.name != "*" else node)
             self.imports.append(ImportFact(line, col, module, alias.name, "from", tc,
-                                           f"from {spelled} import {alias.name}"))
+                                           f"from {spelled} import {alias.name}", lazy))
 
     def _call(self, node: ast.Call, tc: bool) -> None:
         callee = self.resolve(node.func)
@@ -614,14 +632,80 @@ class _Visitor:
                                                    f"{func}({text!r}, fromlist=[{item!r}])"))
 
 
-def extract_graph_facts(text: str, module: str | None, is_package: bool) -> FileFacts:
+#: ``try`` statements (``try``/``except*`` from Python 3.11 on).
+_TRY: tuple[type[ast.stmt], ...] = tuple({ast.Try, getattr(ast, "TryStar", ast.Try)})
+
+
+def _dotted_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted_name(node.value)
+        return f"{base}.{node.attr}" if base is not None else None
+    return None
+
+
+def _definitions(tree: ast.Module, visitor: _Visitor) -> dict[str, list[str]]:
+    """What each module-level name is bound to (for ADR §15.1's value-types-only rule):
+    ``function``, ``class``, ``value``, ``import:<module>.<name>`` (a from-import),
+    ``module:<module>`` (an ``import``) or ``alias:<dotted name>`` (``f = other.g``). Bindings
+    inside module-level ``if``/``try``/``with`` blocks count; every binding of a name is kept."""
+    out: dict[str, list[str]] = {}
+    work: list[ast.stmt] = list(tree.body)
+    while work:
+        stmt = work.pop()
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.setdefault(stmt.name, []).append("function")
+        elif isinstance(stmt, ast.ClassDef):
+            out.setdefault(stmt.name, []).append("class")
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            value = stmt.value
+            kind = "value"
+            if isinstance(value, ast.Lambda):
+                kind = "function"
+            elif value is not None and (dotted := _dotted_name(value)) is not None:
+                kind = f"alias:{dotted}"
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    out.setdefault(target.id, []).append(kind)
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    out.setdefault(alias.asname, []).append(f"module:{alias.name}")
+                else:
+                    root = alias.name.partition(".")[0]
+                    out.setdefault(root, []).append(f"module:{root}")
+        elif isinstance(stmt, ast.ImportFrom):
+            base = visitor.absolute(stmt.level, stmt.module or "")
+            for alias in stmt.names:
+                if alias.name != "*" and base:
+                    out.setdefault(alias.asname or alias.name, []).append(
+                        f"import:{base}.{alias.name}")
+        elif isinstance(stmt, (ast.If, ast.With, ast.AsyncWith, ast.For, ast.While)):
+            work.extend(stmt.body)
+            work.extend(getattr(stmt, "orelse", ()))
+        elif isinstance(stmt, _TRY):
+            for part in ("body", "orelse", "finalbody"):
+                work.extend(getattr(stmt, part))
+            for handler in getattr(stmt, "handlers", ()):
+                work.extend(handler.body)
+    return out
+
+
+def extract_graph_facts(
+    text: str, module: str | None, is_package: bool,
+    feature_version: tuple[int, int] | None = None,
+) -> FileFacts:
     """Imports, dynamic imports and import-resolved references of ``text``.
 
-    A syntax error (or nesting too deep for the parser) becomes an ST001 error fact.
+    ``feature_version`` is the project's Python (``target_version``) when it is not newer than
+    the running interpreter: syntax that Python rejects is ST001. A syntax error (or nesting
+    too deep for the parser) becomes an ST001 error fact.
     """
     suppressions = scan_suppressions(text)
     try:
-        tree = ast.parse(text)
+        tree = ast.parse(text, feature_version=feature_version)
     except SyntaxError as exc:
         return FileFacts(error=("ST001", exc.lineno or 1, max(1, exc.offset or 1),
                                 f"not valid Python: {exc.msg}"), suppressions=suppressions)
@@ -634,7 +718,7 @@ def extract_graph_facts(text: str, module: str | None, is_package: bool) -> File
     except RecursionError:
         return FileFacts(error=("ST001", 1, 1, "cannot analyse: nesting too deep"),
                          suppressions=suppressions)
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"defs": _definitions(tree, visitor)}
     if visitor.all_uses:
         # literal: the names it lists; otherwise None (a star import takes every submodule)
         extra["all"] = (sorted(set(visitor.all_names))

@@ -42,7 +42,8 @@ __all__ = [
 ]
 
 DEFAULT_MAX_FILE_BYTES: Final = 4 * 1024 * 1024
-TOP_KEYS: Final = ("source_roots", "boundary", "exclude", "cache_dir", "max_file_bytes", "jobs")
+TOP_KEYS: Final = ("source_roots", "boundary", "exclude", "cache_dir", "max_file_bytes", "jobs",
+                   "target_version")
 BOUNDARY_KEYS: Final = (
     "name",
     "module",
@@ -52,6 +53,8 @@ BOUNDARY_KEYS: Final = (
     "forbidden_fields",
     "upstream",
     "type_checking_imports",
+    "closure",
+    "allowed_callables",
 )
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _PATTERN = re.compile(r"^[A-Za-z0-9_.*]+$")
@@ -85,6 +88,10 @@ class Boundary:
     forbidden_fields: tuple[str, ...]
     upstream: tuple[str, ...]
     type_checking_imports: str = "count"
+    #: check the sealed module's whole first-party import closure (ST404)
+    closure: bool = False
+    #: functions the boundary may take from first-party allowed modules (ST104), as patterns
+    allowed_callables: tuple[str, ...] = ()
 
     def allows_import(self, module: str) -> bool:
         """True when ``module`` is an allowed name or a submodule of one."""
@@ -151,6 +158,8 @@ class LintConfig:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     jobs: int = 0
     files: tuple[SourceFile, ...] = field(default=(), compare=False)
+    #: the project's Python ``(major, minor)`` files are parsed for; None: the interpreter's
+    target_version: tuple[int, int] | None = None
 
     def policy_hash(self) -> str:
         """SHA-256 of everything in the policy that can change a finding."""
@@ -158,9 +167,10 @@ class LintConfig:
             "roots": [os.path.relpath(r, self.root) for r in self.source_roots],
             "exclude": list(self.exclude),
             "max": self.max_file_bytes,
+            "target": list(self.target_version) if self.target_version else None,
             "boundaries": [
                 [b.name, b.module, b.preset, b.allowed_imports, b.banned, b.forbidden_fields,
-                 b.upstream, b.type_checking_imports]
+                 b.upstream, b.type_checking_imports, b.closure, b.allowed_callables]
                 for b in self.boundaries
             ],
         }
@@ -282,6 +292,11 @@ def _boundary(
         problems.append(
             f"{where}.type_checking_imports must be \"count\" or \"ignore\", not {tci!r}"
         )
+    closure = table.get("closure", False)
+    if not isinstance(closure, bool):
+        problems.append(f"{where}.closure must be true or false, not {_type_name(closure)}")
+    callables = _str_list(table.get("allowed_callables", []), f"{where}.allowed_callables",
+                          problems, _check_pattern)
     if len(problems) != start or preset is None or not isinstance(name, str):
         return None
     if not isinstance(module, str) or not isinstance(tci, str):
@@ -295,7 +310,32 @@ def _boundary(
         forbidden_fields=preset.forbidden_fields + fields,
         upstream=upstream,
         type_checking_imports=tci,
+        closure=bool(closure),
+        allowed_callables=callables,
     )
+
+
+_VERSION = re.compile(r"^(3)\.(\d{1,2})$")
+_SPECIFIER = re.compile(r"^\s*(>=|~=|==|>)\s*(\d+)\.(\d+)")
+
+
+def target_from_requires_python(spec: object) -> tuple[int, int] | None:
+    """The lowest Python a ``requires-python`` specifier admits, as ``(major, minor)``
+    (``">=3.12"`` -> ``(3, 12)``, ``">3.11"`` -> ``(3, 12)``); None when it names no lower
+    bound this can read."""
+    if not isinstance(spec, str):
+        return None
+    best: tuple[int, int] | None = None
+    for part in spec.split(","):
+        match = _SPECIFIER.match(part)
+        if match is None:
+            continue
+        op, major, minor = match.group(1), int(match.group(2)), int(match.group(3))
+        bound = (major, minor + 1) if op == ">" and part.strip()[1:].strip().count(".") < 2 \
+            else (major, minor)
+        if best is None or bound > best:
+            best = bound
+    return best
 
 
 def parse_config(
@@ -304,11 +344,14 @@ def parse_config(
     config_path: str,
     *,
     discover_files: _Discover | None = None,
+    requires_python: object = None,
 ) -> LintConfig:
     """Validate the ``[tool.sealed_trace]`` table ``data``; raise :class:`ConfigError` if bad.
 
     ``discover_files(root, source_roots, exclude)`` lists the modules used to check that each
     ``module`` and ``upstream`` pattern matches something (default: the real file system).
+    ``requires_python`` (the project's ``requires-python``) gives ``target_version``'s
+    default.
     """
     problems: list[str] = []
     for key in data:
@@ -335,6 +378,15 @@ def parse_config(
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         problems.append("max_file_bytes must be a positive integer")
         max_bytes = DEFAULT_MAX_FILE_BYTES
+    target = target_from_requires_python(requires_python)
+    target_raw = data.get("target_version")
+    if target_raw is not None:
+        version = _VERSION.match(target_raw) if isinstance(target_raw, str) else None
+        if version is None:
+            problems.append(f"target_version must be a Python version string such as \"3.12\", "
+                            f"not {target_raw!r}")
+        else:
+            target = (int(version.group(1)), int(version.group(2)))
     jobs = data.get("jobs", 0)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         problems.append("jobs must be a non-negative integer (0 = one per core)")
@@ -390,6 +442,7 @@ def parse_config(
         max_file_bytes=max_bytes,
         jobs=jobs,
         files=tuple(files),
+        target_version=target,
     )
 
 
@@ -429,4 +482,6 @@ def load_config(
     if not isinstance(section, dict):
         raise ConfigError(shown, ["tool.sealed_trace must be a table"])
     root = str(config_path.resolve().parent)
-    return parse_config(section, root, shown)
+    project = document.get("project")
+    requires = project.get("requires-python") if isinstance(project, dict) else None
+    return parse_config(section, root, shown, requires_python=requires)

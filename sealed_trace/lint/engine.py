@@ -1,32 +1,34 @@
-"""The boundary-lint engine: discover, prefilter, parse where a rule can fire, judge, report.
+"""The boundary-lint engine: screen, scan, parse where a rule can fire, judge, report.
 
-Pipeline (issue 3 §5-§6; ADR-0230 §5, §7.3, §15):
+Pipeline (issue 3 §5-§6, issue 8 §2-§3; ADR-0230 §5, §7.3, §15):
 
-1. **Read** every discovered file once (``_files.read_bytes``); a file that cannot be read,
-   decoded, or holds a NUL byte becomes ST001/ST002 — never a crash, never a silent pass.
-2. **Prefilter** (sound, byte-level): a file gets a full libcst parse only when a rule can
-   fire on it. Boundary modules are always parsed. For reverse dependencies the engine grows
-   the set ``R`` of first-party modules that reach the sealed module, starting from the sealed
-   module itself: any import of a module ``m`` (absolute, ``from``, relative, dotted attribute,
-   or literal dynamic import) names ``m``'s last component as a whole identifier, or is a
-   relative import of an ancestor package (``from .``), or is a star import (which may import
-   the submodules in a package's ``__all__``), or goes through an import function: one named
-   outright (``__import__``, ``import_module``, ...), an import-capable module named
-   (``importlib``, ``builtins``, ``pkgutil``, ``runpy``, ...), or a lookup (``getattr``,
-   ``vars``, ``__dict__``) with a literal spelled through escapes or implicit concatenation,
-   which is how a string can name one without its bytes (:class:`_Vocabulary`). So
-   a file in which none of those spellings occurs cannot import anything in ``R`` and is not
-   parsed. Non-ASCII files are NFKC-normalised before the
-   search (Python normalises identifiers), files with a non-UTF-8 coding cookie are decoded
-   first. Parsed files contribute their exact edges; ``R`` grows until nothing new is found.
-   ``R`` also starts from every parsed module outside a boundary and its upstream that holds a
-   dynamic import the lint cannot resolve (such a module is parsed, as it names an import
-   function): when an upstream module reaches one, that module's ST301 findings are reported
-   (role ``reached``), since it may import the sealed module on upstream's behalf.
-3. **Parse** candidates with libcst (``_extract``), in parallel over the cores when worth it;
-   facts are cached by content hash (+ module name and engine version).
-4. **Judge** facts against each boundary with the rules, apply suppressions, sort.
-5. **Warm path**: when policy, rules, selection and the stat fingerprints of all files equal
+1. **Screen** every discovered file once (:func:`._text.load`): a file that cannot be read,
+   decoded, or holds a NUL byte is ST001/ST002, never a crash and never a silent pass. Only a
+   few flags are kept per file, never its text.
+2. **Scan** the static import graph of the whole tree with grimp's compiled scanner
+   (:mod:`._scan`): every import statement of every module. Files the scanner should not
+   judge alone (a non-UTF-8 or non-normal-form text, a relative import above the top package,
+   an import of a first-party name it cannot resolve, a file it rejects) are parsed exactly.
+3. **Model the runtime.** Importing ``a.b.c`` runs ``a/__init__.py`` and ``a/b/__init__.py``:
+   an edge to a module is also an edge to each of its ancestor packages (but an importer's own
+   ancestors, which ran before it did). ``R`` is the set of modules reaching a sealed module
+   over the known edges; an upstream module in ``R`` is a finding.
+4. **Parse where it can matter** (a fixpoint). The sealed modules get libcst with scope
+   metadata; upstream modules, their ancestor packages and the files of step 2 get the
+   standard-library pass (:mod:`._graph`: literal dynamic imports, star imports and
+   ``__all__``, attribute chains, exact ``TYPE_CHECKING`` guards, imports inside functions).
+   Beyond those, only the forward closure ``F`` of the *clean* upstream modules (those not in
+   ``R``) can hide a reverse dependency the static graph does not show, and only through a
+   file that names an import function or a module holding one, holds a star import, or names
+   a module of ``R`` as a whole word (an attribute chain, a literal dynamic import, an import
+   of a missing submodule). Such files of ``F`` are parsed, their exact edges replace their
+   static ones, ``R`` and ``F`` are recomputed, until nothing changes. A file outside ``F``
+   cannot be imported by a clean upstream module, so it cannot change a verdict; an upstream
+   module already in ``R`` is a finding whatever else it imports. For a boundary that ignores
+   ``TYPE_CHECKING`` imports, every unparsed module on a reported chain that mentions
+   ``TYPE_CHECKING`` is parsed too, until each chain holds only exact edges.
+5. **Judge** facts against each boundary with the rules, apply suppressions, sort.
+6. **Warm path**: when policy, rules, selection and the stat fingerprints of all files equal
    the previous run's, the cached findings are returned without reading any file.
 
 The engine never imports or executes scanned code.
@@ -35,305 +37,63 @@ The engine never imports or executes scanned code.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
-import re
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from sealed_trace.lint._files import SourceFile, discover, read_bytes
+from sealed_trace.lint import _text
+from sealed_trace.lint._files import SourceFile, discover
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.config import Boundary, LintConfig
-from sealed_trace.lint.facts import DYNAMIC_WORDS, FileFacts, ImportFact
+from sealed_trace.lint.facts import FileFacts, ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
 from sealed_trace.lint.rules import BUILTIN_RULES, ReverseEdge, Rule, RuleContext
 from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_suppressions
 
-if TYPE_CHECKING:
-    from concurrent.futures import Future, ProcessPoolExecutor
-
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
-ENGINE_VERSION = "7"
+ENGINE_VERSION = "8"
 #: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
 CACHE_FILE = "lint-v1.json"
 _MARKER = MARKER.encode()
-_RELATIVE = re.compile(rb"\bfrom[ \t\f\\\r\n]*\.")
-#: A star import (``from P import *``) may import every submodule named in P's ``__all__``.
-_STAR = re.compile(rb"import[ \t\f\\\r\n(]*\*")
-#: Modules whose mere mention makes a file parsed: their attributes are import functions that a
-#: string can name (``getattr(importlib, "import_\x6dodule")``); ``imp`` is a whole word.
-_ROOT_WORDS = (b"importlib", b"builtins", b"pkgutil", b"runpy", b"zipimport", b"resolve_name",
-               b"find_spec", b"pydoc", b"locate", b"get_data", b"resources", b"loadTestsFromName",
-               b"patch", b"_gcd_import", b"_find_and_load", b"pickle", b"marshal",
-               b"dictConfig", b"fileConfig", b"EntryPoint", b"make_parser")
-_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-#: What may stand between a package's name and a dot that makes it name a submodule.
-_DOT_AFTER = re.compile(rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))*\.")
-#: Names through which a string literal reaches an attribute of an unnamed object
-#: (``getattr(getattr(getattr, "__self__"), "__import__")``, ``x.__dict__["..."]``).
-_LOOKUP_WORDS = (b"getattr", b"__dict__", b"__globals__", b"vars", b"attrgetter",
-                 b"methodcaller")
-#: A string literal spelling a name through an escape that yields letters, digits or dots, or a
-#: backslash-newline inside it, or two adjacent literals (implicit concatenation, also across
-#: lines and comments inside brackets).
-#: Each pattern starts with a literal character, so ``re`` skips to its occurrences quickly.
-_SPELLED_ESCAPE = re.compile(rb"\\(?:[xuUN0-7]|\r\n|\r|\n)")
-_SPELLED_GAP = tuple(
-    re.compile(quote + rb"(?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|#[^\r\n]*)+[rRuUbBfF]{0,2}[\"']")
-    for quote in (b'"', b"'")
-)
-_SPELLED_TIGHT = tuple(
-    re.compile(quote + rb"[\"']*[rRuUbBfF]{0,2}[\"'](?=[A-Za-z0-9_.])") for quote in (b'"', b"'")
-)
 #: Dynamic-fact kinds of an import the lint cannot resolve (ST301).
 _HIDDEN_KINDS = frozenset(
     {"computed-import", "path-import", "hidden-import", "escaped-import", "relative-base"}
 )
-_WORDISH = re.compile(rb"[A-Za-z0-9_.]")
 
-
-def _spelled(scan: bytes) -> bool:
-    """A string literal spelled through an escape that yields letters, digits or dots, or a
-    backslash-newline inside it, or two adjacent literals (implicit concatenation, also across
-    lines and comments inside brackets)."""
-    if _SPELLED_ESCAPE.search(scan) or any(rx.search(scan) for rx in _SPELLED_GAP):
-        return True
-    for rx in _SPELLED_TIGHT:  # ``"ab""cd"``: quotes between word characters
-        for match in rx.finditer(scan):  # the word character after is in the pattern
-            start = match.start()
-            if start and _WORDISH.match(scan, start - 1):
-                return True
-    return False
-_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
-_UTF8 = frozenset({"utf-8", "utf_8", "utf8", "utf-8-sig", "ascii", "us-ascii"})
-#: A batch is parsed in worker processes from this weight on: a file for the import-graph pass
-#: weighs 1 (a few milliseconds), a file for the libcst pass weighs 64.
-_PARALLEL_MIN = 96
+#: One edge of the import graph: ``(target, line, column, text, type_checking, lazy)``.
+Edge = tuple[str, int, int, str, bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
 class LintResult:
     """Outcome of one lint run: sorted ``findings`` of the selected files, how many files were
-    ``checked`` and ``parsed`` with libcst, whether the warm ``cache_hit`` path answered, and
-    the ``rules`` that ran (for SARIF's rule table)."""
+    ``checked`` and ``parsed`` by the lint itself, whether the warm ``cache_hit`` path
+    answered, the ``rules`` that ran (for SARIF's rule table) and the lint's own wall time in
+    ``seconds``."""
 
     findings: tuple[Finding, ...]
     checked: int
     parsed: int
     cache_hit: bool
     rules: tuple[Rule, ...] = ()
+    seconds: float = 0.0
 
 
 @dataclass(slots=True)
-class _Loaded:
-    file: SourceFile
-    scan: bytes = b""
-    text: str | None = None
-    digest: str = ""
-    error: tuple[str, int, int, str] | None = None
-    words_checked: set[tuple[bytes, bool]] = field(default_factory=set)
-    raw: bytes = b""
-    tokens: set[bytes] | None = None
+class _Screen:
+    """What the engine keeps of a file after reading it once (step 1)."""
 
-
-def _line_of(data: bytes, index: int) -> tuple[int, int]:
-    line = data.count(b"\n", 0, index) + 1
-    return line, index - (data.rfind(b"\n", 0, index) + 1) + 1
-
-
-_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)?")
-
-
-def _head_lines(data: bytes) -> list[bytes]:
-    """The first two lines of ``data`` with their ends, split as CPython's tokenizer splits
-    them (``\r\n``, ``\r`` or ``\n``), where a coding cookie may stand."""
-    lines: list[bytes] = []
-    position = 0
-    while len(lines) < 2:
-        match = _LINE.match(data, position)
-        if match is None or not match.group():
-            break
-        lines.append(match.group())
-        position = match.end()
-    return lines
-
-
-def _load(file: SourceFile, limit: int) -> _Loaded:
-    """Read, check and decode one file (see the module docstring, step 1)."""
-    item = _Loaded(file)
-    if file.problem is not None:
-        item.error = ("ST002", 1, 1, f"cannot read: {file.problem}")
-        return item
-    try:
-        data = read_bytes(file.abspath, limit)
-    except OSError as exc:
-        item.error = ("ST002", 1, 1, f"cannot read: {exc.strerror or exc}")
-        return item
-    except ValueError as exc:
-        item.error = ("ST002", 1, 1, f"cannot read: {exc}")
-        return item
-    item.raw = data
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line, col = _line_of(data, nul)
-        item.error = ("ST001", line, col, "source contains a NUL byte")
-        return item
-    head = _head_lines(data)
-    cookies = [match for line in head if (match := _COOKIE.search(line))]
-    if data.isascii() and all(c.group(1).decode().lower() in _UTF8 for c in cookies):
-        item.scan = data
-        return item
-    import tokenize
-    import unicodedata
-
-    try:
-        # CPython finds the coding cookie on the first two lines as its tokenizer reads
-        # them, with universal newlines: a lone CR ends a line too.
-        encoding, _ = tokenize.detect_encoding(iter([*head, b"", b""]).__next__)
-        text = data.decode(encoding)
-    except (SyntaxError, LookupError) as exc:
-        item.error = ("ST001", 1, 1, f"cannot decode: {exc}")
-        return item
-    except UnicodeDecodeError as exc:
-        line, col = _line_of(data, exc.start)
-        item.error = ("ST001", line, col, f"cannot decode as {exc.encoding}: {exc.reason}")
-        return item
-    item.text = text
-    item.scan = unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass")
-    return item
-
-
-def _decoded(item: _Loaded) -> str:
-    if item.text is None:
-        item.text = item.scan.decode("ascii")
-    return item.text
-
-
-def _has_word(scan: bytes, word: bytes, package: bool = False) -> bool:
-    """Whether ``word`` occurs as a whole identifier; for a package, one not followed by ``.``.
-
-    A package is imported as itself only by ``import pkg``/``from pkg import name`` (never
-    followed by a dot), by a relative import (checked separately) or dynamically (the dynamic
-    words); ``pkg.sub`` names the submodule, and attribute edges to a package that is an
-    ancestor of an imported module are not edges (see :func:`_edges`).
-
-    Only spaces, tabs, form feeds and backslash-newline continuations may stand between the
-    name and that dot: a plain newline ends a statement (``from pkg import sealed`` followed by
-    a line ``...`` or ``.5``); inside brackets a dot on the next line is therefore taken for an
-    import of the package itself, erring toward parsing.
-    """
-    # Occurrences are found with bytes.find (fast) and their edges checked one by one: a
-    # regex with a look-behind first would be tried at every position of the file.
-    size = len(word)
-    start = scan.find(word)
-    while start >= 0:
-        end = start + size
-        if (start == 0 or scan[start - 1] not in _IDENT_BYTES) and (
-            end == len(scan) or scan[end] not in _IDENT_BYTES
-        ) and not (package and _DOT_AFTER.match(scan, end)):
-            return True
-        start = scan.find(word, start + 1)
-    return False
-
-
-_TOKEN_TABLE = bytes(c if c in _IDENT_BYTES else 32 for c in range(256))
-
-
-def _tokens(scan: bytes) -> set[bytes]:
-    """Maximal runs of identifier bytes: a word occurs in ``scan`` as a substring iff it is a
-    substring of one of them (words are identifier bytes), as a whole identifier iff it is one."""
-    return set(scan.translate(_TOKEN_TABLE).split())
-
-
-def _containing(vocabulary: set[bytes], words: Iterable[bytes]) -> set[bytes]:
-    """The tokens of ``vocabulary`` that contain one of ``words``."""
-    blob = b" ".join(vocabulary)
-    out: set[bytes] = set()
-    for word in words:
-        i = blob.find(word)
-        while i >= 0:
-            start = blob.rfind(b" ", 0, i) + 1
-            end = blob.find(b" ", i)
-            end = len(blob) if end < 0 else end
-            out.add(blob[start:end])
-            i = blob.find(word, end)
-    return out
-
-
-_ASCII_WORD = re.compile(rb"[A-Za-z0-9_]+")
-
-
-def _names_word(item: _Loaded, word: bytes, package: bool) -> bool:
-    """:func:`_has_word` on the file, answered by its token set when that decides it: an
-    ASCII identifier word that is not a token does not occur as a whole identifier."""
-    if item.tokens is not None and _ASCII_WORD.fullmatch(word) and word not in item.tokens:
-        return False
-    return _has_word(item.scan, word, package)
-
-
-def _star(scan: bytes) -> bool:
-    """Whether the file holds a star import (``import *`` after a non-identifier byte)."""
-    for match in _STAR.finditer(scan):
-        start = match.start()
-        if start == 0 or scan[start - 1] not in _IDENT_BYTES:
-            return True
-    return False
-
-
-class _Vocabulary:
-    """The prefilter's word searches, answered through token sets.
-
-    A token is a maximal run of ASCII identifier bytes of a file's scan text. Every searched
-    word is made of such bytes, so it occurs in a file as a substring exactly when it is a
-    substring of one of the file's tokens, and as a whole identifier exactly when it is one.
-    The tokens containing a dynamic-import word are found once, over the vocabulary of all
-    files, so each file then needs set lookups instead of one substring search per word.
-    """
-
-    def __init__(self, token_sets: Iterable[set[bytes]]) -> None:
-        vocabulary: set[bytes] = set().union(*token_sets)
-        self.dynamic = _containing(vocabulary, (*DYNAMIC_WORDS, *_ROOT_WORDS))
-        self.dynamic.add(b"imp")  # a whole word: ``imp.load_module`` without the word below
-        self.lookup = _containing(vocabulary, _LOOKUP_WORDS)
-
-    def may_import_dynamically(self, item: _Loaded) -> bool:
-        """Whether the file may call an import function (the prefilter's dynamic half): it
-        names one, or a module that holds some, or looks a name up with a string literal that
-        is spelled through escapes or implicit concatenation (which the parser folds into one
-        constant)."""
-        tokens = item.tokens
-        if tokens is None:
-            return True  # never tokenised: err toward parsing
-        if not tokens.isdisjoint(self.dynamic):
-            return True
-        return not tokens.isdisjoint(self.lookup) and _spelled(item.scan)
-
-
-_Job = tuple[str, str, str | None, bool, bool]
-_Parsed = list[tuple[str, dict[str, Any]]]
-
-
-def _parse_batch(batch: Sequence[_Job]) -> _Parsed:
-    """Worker entry point: parse each ``(key, text, module, is_package, full)``.
-
-    ``full`` files (the sealed modules) get the libcst pass with scope metadata; the others the
-    import-graph pass (:mod:`._graph`). Returns ``(key, facts JSON)`` pairs.
-    """
-    from sealed_trace.lint._graph import extract_graph_facts
-
-    out: _Parsed = []
-    for key, text, module, pkg, full in batch:
-        if full:
-            from sealed_trace.lint._extract import extract_facts
-
-            out.append((key, extract_facts(text, module, pkg).to_json()))
-        else:
-            out.append((key, extract_graph_facts(text, module, pkg).to_json()))
-    return out
+    error: tuple[str, int, int, str] | None
+    marker: bool
+    exact_only: bool  # the compiled scanner must not judge it alone
+    type_checking: bool
 
 
 def _longest_module(name: str, modules: dict[str, str]) -> str | None:
@@ -344,31 +104,6 @@ def _longest_module(name: str, modules: dict[str, str]) -> str | None:
     return None
 
 
-def _edges(
-    facts: FileFacts, own: str, modules: dict[str, str]
-) -> list[tuple[str, int, int, str, bool]]:
-    """Exact first-party edges of a parsed file: ``(target, line, col, spelling, tc)``."""
-    out: list[tuple[str, int, int, str, bool]] = []
-    covered: set[str] = set()
-    for fact in facts.imports:
-        target = _import_target(fact, modules)
-        if target is not None and target != own:
-            out.append((target, fact.line, fact.column, fact.text, fact.type_checking))
-            parts = target.split(".")
-            covered.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    for ref in facts.refs:
-        if ref.qname.startswith("builtins."):
-            continue
-        # An attribute reference is an edge only to a module deeper than anything imported
-        # (``import pkg`` then ``pkg.sealed.x``); a package that is merely the parent of an
-        # imported module is not imported by that (as in import-linter's graph).
-        target = _longest_module(ref.qname, modules)
-        if target is not None and target != own and target not in covered:
-            covered.add(target)
-            out.append((target, ref.line, ref.column, ref.qname, ref.type_checking))
-    return out
-
-
 def _import_target(fact: ImportFact, modules: dict[str, str]) -> str | None:
     if not fact.module:
         return None
@@ -377,6 +112,36 @@ def _import_target(fact: ImportFact, modules: dict[str, str]) -> str | None:
         if full in modules:
             return full
     return _longest_module(fact.module, modules)
+
+
+def _exact_edges(facts: FileFacts, own: str, modules: dict[str, str]) -> list[Edge]:
+    """First-party edges of a parsed file (star-import targets are added by the caller)."""
+    out: list[Edge] = []
+    covered: set[str] = set()
+    for fact in facts.imports:
+        target = _import_target(fact, modules)
+        if target is not None and target != own:
+            out.append((target, fact.line, fact.column, fact.text, fact.type_checking,
+                        fact.lazy))
+            parts = target.split(".")
+            covered.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    for ref in facts.refs:
+        if ref.qname.startswith("builtins."):
+            continue
+        # An attribute reference is an edge only to a module deeper than anything imported
+        # (``import pkg`` then ``pkg.sealed.x``).
+        target = _longest_module(ref.qname, modules)
+        if target is not None and target != own and target not in covered:
+            covered.add(target)
+            out.append((target, ref.line, ref.column, ref.qname, ref.type_checking, False))
+    return out
+
+
+@functools.lru_cache(maxsize=65536)
+def _ancestors(module: str) -> tuple[str, ...]:
+    """``a.b.c`` -> ``("a", "a.b")``: the packages importing ``module`` runs first."""
+    parts = module.split(".")
+    return tuple(".".join(parts[:i]) for i in range(1, len(parts)))
 
 
 class _Cache:
@@ -418,135 +183,8 @@ class _Cache:
                     os.unlink(tmp)
 
 
-def _jobs(requested: int) -> int:
-    if requested > 0:
-        return requested
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def _start_method(methods: Sequence[str], threads: int) -> str | None:
-    """How worker processes start: forked (cheapest: nothing to import again) while this
-    process runs a single thread; from a fork server once other threads exist (forking a
-    multi-threaded process may deadlock the child, and Python 3.12+ warns about it, an error
-    under ``-W error``); the platform's default otherwise."""
-    if "fork" in methods and threads <= 1:
-        return "fork"
-    if "forkserver" in methods:
-        return "forkserver"
-    return None
-
-
-def _thread_count() -> int:
-    """This process's threads, as the OS counts them (threads started outside ``threading``,
-    as execnet's under pytest-xdist, included) where it tells; else ``threading``'s count."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        import threading
-
-        return threading.active_count()
-
-
-def _pool(workers: int) -> ProcessPoolExecutor:
-    import multiprocessing
-
-    # From the module itself, not the package's lazily cached name: a worker function is
-    # pickled by its module's name (fork server), and the package can still hold the class of
-    # an earlier copy of the module, when something (pytester, say) dropped it from
-    # sys.modules since.
-    from concurrent.futures.process import ProcessPoolExecutor
-
-    method = _start_method(multiprocessing.get_all_start_methods(), _thread_count())
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
-
-
-class _Parser:
-    """Parses batches of files: in a process pool when there are enough of them, and the
-    libcst pass of the sealed modules in the background while the main process reads and
-    prefilters everything else (libcst's import alone costs a quarter of a second)."""
-
-    def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
-        self.pool: ProcessPoolExecutor | None = None
-
-    def _get_pool(self) -> ProcessPoolExecutor:
-        if self.pool is None:
-            self.pool = _pool(self.jobs)
-        return self.pool
-
-    def submit(self, batch: list[_Job]) -> list[tuple[list[_Job], Future[_Parsed]]] | None:
-        """Start parsing ``batch`` in the background, in ``jobs - 1`` tasks so one core stays
-        free for the main process; None when running serially."""
-        if self.jobs <= 1 or not batch:
-            return None
-        pool = self._get_pool()
-        tasks = min(len(batch), self.jobs - 1)
-        chunks = [batch[i::tasks] for i in range(tasks)]
-        return [(chunk, pool.submit(_parse_batch, chunk)) for chunk in chunks]
-
-    def collect(self, pending: list[tuple[list[_Job], Future[_Parsed]]]) -> _Parsed:
-        """Wait for :meth:`submit`'s tasks; a crashed worker fails closed file by file."""
-        from concurrent.futures.process import BrokenProcessPool
-
-        out: _Parsed = []
-        for chunk, future in pending:
-            try:
-                out.extend(future.result())
-            except BrokenProcessPool:
-                self._drop_pool()
-                out.extend(self._isolated(job) for job in chunk)
-        return out
-
-    def parse(self, batch: list[_Job]) -> _Parsed:
-        weight = sum(64 if job[4] else 1 for job in batch)
-        if self.jobs <= 1 or weight < (8 if self.pool is not None else _PARALLEL_MIN):
-            return _parse_batch(batch)
-        from concurrent.futures.process import BrokenProcessPool
-
-        size = max(1, len(batch) // (self.jobs * 4))
-        chunks = [batch[i:i + size] for i in range(0, len(batch), size)]
-        out: _Parsed = []
-        try:
-            for part in self._get_pool().map(_parse_batch, chunks):
-                out.extend(part)
-        except BrokenProcessPool:
-            # A worker died inside the native parser: isolate each file, fail closed on culprits.
-            self._drop_pool()
-            done = {key for key, _ in out}
-            for job in batch:
-                if job[0] not in done:
-                    out.append(self._isolated(job))
-        return out
-
-    def _drop_pool(self) -> None:
-        """Shut a broken pool down completely (its threads too) before forking again."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
-
-    @staticmethod
-    def _isolated(job: _Job) -> tuple[str, dict[str, Any]]:
-        from concurrent.futures.process import BrokenProcessPool
-
-        with _pool(1) as pool:
-            try:
-                return pool.submit(_parse_batch, [job]).result()[0]
-            except BrokenProcessPool:
-                crashed = FileFacts(error=("ST001", 1, 1, "the parser crashed on this file"))
-                return job[0], crashed.to_json()
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown()
-
-
 def _environment() -> list[object]:
     """What changes when packages (and so plugins) are installed or removed."""
-    import sys
-
     out: list[object] = [sys.version, list(sys.path)]
     for entry in sys.path:
         if os.path.basename(entry) in ("site-packages", "dist-packages"):
@@ -574,12 +212,17 @@ def lint(
     ``paths`` (files or directories, absolute or relative to the current directory) limit the
     *reported* files; the import graph is always built from every module of the source roots.
     Raises ``FileNotFoundError`` for a path that does not exist. ``on_parse`` is called with
-    each relpath parsed by libcst (tests use it to prove the prefilter). ``rule_loader`` returns
-    plugin rules; it is called only when the warm cache cannot answer (the installed
-    environment, fingerprinted by ``sys.path`` and the mtimes of its ``site-packages``
-    directories, is part of the warm key), so an unchanged project is answered without
-    scanning entry points.
+    each relpath the lint parses itself (tests use it to prove what the fixpoint skips).
+    ``rule_loader`` returns plugin rules; it is called only when the warm cache cannot answer
+    (the installed environment, fingerprinted by ``sys.path`` and the mtimes of its
+    ``site-packages`` directories, is part of the warm key), so an unchanged project is
+    answered without scanning entry points. ``jobs`` is accepted for compatibility: the
+    compiled scanner uses every core by itself.
     """
+    import time
+
+    started = time.perf_counter()
+    del jobs
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
     files = list(config.files) or discover(config.root, config.source_roots, (), config.exclude)
     selected: set[str] | None = None
@@ -603,23 +246,23 @@ def lint(
                 with contextlib.suppress(ValueError):
                     register_rule_info(RuleInfo(*info))
             return LintResult(cached, len(fingerprints if selected is None else selected), 0,
-                              True, rules)
+                              True, rules, time.perf_counter() - started)
     plugin_rules: tuple[Rule, ...] = tuple(rule_loader()) if rule_loader is not None else ()
     rules = (*rules, *plugin_rules)
-    result = _Run(config, files, selected, rules, cache.facts(), _jobs(jobs or config.jobs),
-                  on_parse).execute()
+    result, new_facts = _Run(config, files, selected, rules, cache.facts(), on_parse).execute()
     cache.save(
         {"key": run_key, "fingerprints": fingerprints,
          "plugin_rules": [[r.code, r.name, r.summary, r.explanation, "plugin"]
                           for r in plugin_rules],
-         "findings": [f.to_dict() for f in result[0].findings]},
-        result[1],
+         "findings": [f.to_dict() for f in result.findings]},
+        new_facts,
     )
-    return result[0]
+    return LintResult(result.findings, result.checked, result.parsed, False, result.rules,
+                      time.perf_counter() - started)
 
 
 class _Run:
-    """One cold or partly cached run (steps 1-4 of the module docstring)."""
+    """One cold or partly cached run (steps 1-5 of the module docstring)."""
 
     def __init__(
         self,
@@ -628,7 +271,6 @@ class _Run:
         selected: set[str] | None,
         rules: tuple[Rule, ...],
         cached_facts: dict[str, Any],
-        jobs: int,
         on_parse: Callable[[str], None] | None,
     ) -> None:
         self.config = config
@@ -636,83 +278,177 @@ class _Run:
         self.rules = rules
         self.cached_facts = cached_facts
         self.new_facts: dict[str, Any] = {}
-        self.parser = _Parser(jobs)
         self.on_parse = on_parse
-        self.loaded = [_load(f, config.max_file_bytes) for f in files]
-        self.by_path = {item.file.relpath: item for item in self.loaded}
-        self._vocabulary = _Vocabulary(())  # filled by the prefilter, once every file is read
+        self.by_path = {f.relpath: f for f in files}
+        self.files = files
         self.modules: dict[str, str] = {}
-        for item in self.loaded:
-            if item.file.module is not None and item.file.module not in self.modules:
-                self.modules[item.file.module] = item.file.relpath
-        self.packages = {item.file.module for item in self.loaded
-                         if item.file.module is not None and item.file.is_package}
+        for f in files:
+            if f.module is not None and f.module not in self.modules:
+                self.modules[f.module] = f.relpath
+        self.packages = {f.module for f in files
+                         if f.module is not None and f.is_package
+                         and self.modules.get(f.module) == f.relpath}
+        self.screens: dict[str, _Screen] = {}
+        self.items: dict[str, _text.Loaded] = {}
         self.facts: dict[str, FileFacts] = {}
-        self.inflight: set[str] = set()
-        self._edges: dict[str, list[tuple[str, int, int, str, bool]]] = {}
+        self.static: dict[str, tuple[tuple[str, int, str], ...]] = {}
+        self.external: dict[str, frozenset[str]] = {}
+        self._edges: dict[str, list[Edge]] = {}
+        self._forward: dict[bool, dict[str, list[Edge]]] = {}
+        self.target = config.target_version
+        #: modules without (complete) static edges: parsed once a clean upstream loads them
+        self.unscanned: set[str] = set()
 
+    # -- reading ---------------------------------------------------------------------------
     def _is_selected(self, relpath: str) -> bool:
         return self.selected is None or relpath in self.selected
 
-    def _full(self, item: _Loaded) -> bool:
-        module = item.file.module
-        return module is not None and any(b.seals(module) for b in self.config.boundaries)
+    def _seals(self, module: str) -> bool:
+        return any(b.seals(module) for b in self.config.boundaries)
 
-    def _cache_key(self, item: _Loaded) -> str:
-        if not item.digest:
-            item.digest = hashlib.sha256(item.raw).hexdigest()[:32]
-        mode = "cst" if self._full(item) else "ast"
-        module = item.file.module or ""
-        return f"{ENGINE_VERSION}|{item.digest}|{module}|{int(item.file.is_package)}|{mode}"
+    def _screen_all(self) -> None:
+        """Step 1: read every file once, keep only its flags."""
+        limit = self.config.max_file_bytes
+        for f in self.files:
+            item = _text.load(f, limit)
+            owner = f.module is not None and self.modules.get(f.module) == f.relpath
+            # The compiled scanner reads UTF-8 (identifiers NFKC-normalised, as Python does);
+            # any other encoding, a BOM included, is read exactly.
+            exact = item.error is None and owner and f.module is not None and (
+                item.encoding != "utf-8"
+                or _text.deep_relative(item.scan, f.module, f.is_package))
+            self.screens[f.relpath] = _Screen(
+                item.error, _MARKER in item.scan, bool(exact), b"TYPE_CHECKING" in item.scan)
+            if owner and item.error is None and self._seals(f.module or ""):
+                self.items[f.relpath] = item  # parsed first thing: keep it
 
-    def _parse(
-        self, items: Iterable[_Loaded], *, background: bool = False
-    ) -> list[tuple[list[_Job], Future[_Parsed]]] | None:
-        """Parse ``items`` not parsed yet (cache first). With ``background``, start the work
-        and return the pending tasks for :meth:`_store` (None when it ran in the foreground)."""
-        batch: list[_Job] = []
-        for item in items:
-            path = item.file.relpath
-            if path in self.facts or path in self.inflight or item.error is not None:
+    def _item(self, path: str) -> _text.Loaded:
+        item = self.items.get(path)
+        if item is None:
+            item = _text.load(self.by_path[path], self.config.max_file_bytes)
+            self.items[path] = item
+        return item
+
+    def _scan(self) -> set[str]:
+        """Step 2; returns the modules the scanner rejected (parsed first thing, for CPython's
+        verdict on them). Modules it must not or could not judge alone are in
+        ``self.unscanned``: they are parsed when a clean upstream module loads them."""
+        from sealed_trace.lint._scan import ScanTarget, scan
+
+        roots = sorted((os.path.realpath(r) for r in self.config.source_roots), key=len,
+                       reverse=True)
+        targets: list[ScanTarget] = []
+        exact: set[str] = set()
+        for module, path in self.modules.items():
+            screen = self.screens[path]
+            if screen.error is not None:
                 continue
+            if screen.exact_only:
+                exact.add(module)
+                continue
+            f = self.by_path[path]
+            root = next((r for r in roots if f.abspath.startswith(r.rstrip(os.sep) + os.sep)),
+                        None)
+            if root is None:
+                exact.add(module)
+                continue
+            targets.append(ScanTarget(module, root, f.abspath))
+        graph = scan(targets)
+        self.static = {m: tuple((e.target, e.line, e.text) for e in edges)
+                       for m, edges in graph.edges.items()}
+        self.external = graph.external
+        self.unscanned = exact | graph.unresolved | set(graph.failed)
+        return set(graph.failed)
+
+    # -- parsing ---------------------------------------------------------------------------
+    def _cache_key(self, item: _text.Loaded, full: bool) -> str:
+        digest = hashlib.sha256(item.raw).hexdigest()[:32]
+        mode = "cst" if full else "ast"
+        module = item.file.module or ""
+        target = ".".join(map(str, self.target)) if self.target else ""
+        return f"{ENGINE_VERSION}|{digest}|{module}|{int(item.file.is_package)}|{mode}|{target}"
+
+    def _parse(self, paths: Iterable[str]) -> None:
+        """Parse each path not parsed yet (facts cache first)."""
+        from sealed_trace.lint._graph import extract_graph_facts
+
+        for path in sorted(set(paths)):
+            if path in self.facts or self.screens[path].error is not None:
+                continue
+            item = self._item(path)
+            if item.error is not None:
+                continue
+            module = item.file.module
+            full = module is not None and self._seals(module)
             if self.on_parse is not None:
                 self.on_parse(path)
-            key = self._cache_key(item)
+            key = self._cache_key(item, full)
             hit = self.cached_facts.get(key)
+            facts: FileFacts | None = None
             if hit is not None:
                 with contextlib.suppress(KeyError, TypeError, ValueError, IndexError):
-                    self.facts[path] = FileFacts.from_json(hit)
-                    self.new_facts[key] = hit
-                    continue
-            batch.append((path, _decoded(item), item.file.module, item.file.is_package,
-                          self._full(item)))
-        if background:
-            pending = self.parser.submit(batch)
-            if pending is not None:
-                self.inflight.update(job[0] for job in batch)
-                return pending
-        self._store(self.parser.parse(batch))
-        return None
+                    facts = FileFacts.from_json(hit)
+            if facts is None:
+                facts = self._extract(item, full, extract_graph_facts)
+                hit = facts.to_json()
+            self.facts[path] = facts
+            self.new_facts[key] = hit
+            self._edges.pop(module or "", None)
+            self._forward.clear()
+            if not full:  # its text is no longer needed
+                self.items.pop(path, None)
 
-    def _store(self, parsed: _Parsed) -> None:
-        for path, data in parsed:
-            item = self.by_path[path]
-            self.facts[path] = FileFacts.from_json(data)
-            self.new_facts[self._cache_key(item)] = data
-            self.inflight.discard(path)
+    def _extract(self, item: _text.Loaded, full: bool,
+                 graph_pass: Callable[..., FileFacts]) -> FileFacts:
+        text = item.decoded()
+        module, package = item.file.module, item.file.is_package
+        running = sys.version_info[:2]
+        if full:
+            from sealed_trace.lint._extract import extract_facts
 
-    def _file_edges(self, path: str) -> list[tuple[str, int, int, str, bool]]:
-        if path not in self._edges:
-            item = self.by_path[path]
-            facts = self.facts[path]
-            own = item.file.module or ""
-            edges = _edges(facts, own, self.modules) if facts.error is None else []
+            return extract_facts(text, module, package, self.target)
+        feature = self.target if self.target is not None and self.target < running else None
+        facts: FileFacts = graph_pass(text, module, package, feature)
+        if (facts.error is not None and facts.error[0] == "ST001"
+                and self.target is not None and self.target > running):
+            # Syntax newer than this interpreter's: libcst parses for the project's Python.
+            from sealed_trace.lint._extract import extract_facts
+
+            facts = extract_facts(text, module, package, self.target)
+        return facts
+
+    # -- the graph -------------------------------------------------------------------------
+    def edges(self, module: str) -> list[Edge]:
+        """``module``'s edges (exact when parsed, static otherwise), each target followed by
+        the ancestor packages importing it runs (step 3)."""
+        cached = self._edges.get(module)
+        if cached is not None:
+            return cached
+        path = self.modules[module]
+        facts = self.facts.get(path)
+        direct: list[Edge]
+        if facts is not None:
+            direct = _exact_edges(facts, module, self.modules) if facts.error is None else []
             for fact in facts.imports if facts.error is None else ():
                 if fact.name == "*":
-                    edges.extend((target, fact.line, fact.column, fact.text, fact.type_checking)
-                                 for target in self._star_targets(fact.module) if target != own)
-            self._edges[path] = edges
-        return self._edges[path]
+                    direct.extend((t, fact.line, fact.column, fact.text, fact.type_checking,
+                                   fact.lazy) for t in self._star_targets(fact.module)
+                                  if t != module)
+        else:
+            direct = [(t, line, 1, text, False, False)
+                      for t, line, text in self.static.get(module, ())]
+        # An explicit import of an ancestor package is an edge; the ancestors an import
+        # runs implicitly are edges unless they are the importer's own (they ran first).
+        own = {module, *_ancestors(module)}
+        out: list[Edge] = []
+        for edge in direct:
+            if edge[0] != module:
+                out.append(edge)
+            for ancestor in _ancestors(edge[0]):
+                if ancestor not in own and ancestor in self.modules:
+                    out.append((ancestor, *edge[1:]))
+        self._edges[module] = out
+        return out
 
     def _star_targets(self, package: str) -> list[str]:
         """Submodules that ``from package import *`` imports: those named in the package's
@@ -727,252 +463,308 @@ class _Run:
             return sorted(m for m in self.modules if m.rpartition(".")[0] == package)
         return [f"{package}.{n}" for n in names if f"{package}.{n}" in self.modules]
 
-    def _parse_star_sources(self) -> None:
-        """Parse every first-party package that a parsed file star-imports (its ``__all__``
-        decides the edges), until no new one appears."""
-        done: set[str] = set()
-        while True:
-            need: list[_Loaded] = []
-            for path, facts in list(self.facts.items()):
-                if path in done:
-                    continue
-                done.add(path)
-                for fact in facts.imports:
-                    if fact.name == "*" and fact.module in self.packages:
-                        source = self.by_path[self.modules[fact.module]]
-                        if source.file.relpath not in self.facts:
-                            need.append(source)
-            if not need:
-                return
-            self._parse(need)
+    def forward(self, ignore_tc: bool) -> dict[str, list[Edge]]:
+        """Every module's edges, without ``TYPE_CHECKING`` ones when ``ignore_tc``."""
+        graph = self._forward.get(ignore_tc)
+        if graph is None:
+            graph = {m: [e for e in self.edges(m) if not (ignore_tc and e[4])]
+                     for m in self.modules}
+            self._forward[ignore_tc] = graph
+        return graph
 
-    def _reach(self, b: Boundary) -> dict[str, str | None]:
-        """Modules reaching ``b``'s sealed module: ``{module: next hop (None for sealed)}``."""
-        return self._reach_from([m for m in self.modules if b.seals(m)], b)
-
-    def _hidden(self, b: Boundary) -> list[tuple[str, str]]:
-        """Parsed modules outside ``b`` and its upstream whose dynamic imports the lint cannot
-        resolve (ST301 kinds), as ``(module, path)``: an upstream module that imports one may
-        reach anything."""
-        out: list[tuple[str, str]] = []
-        for path, facts in self.facts.items():
-            module = self.by_path[path].file.module
-            if (module is None or facts.error is not None or b.seals(module)
-                    or b.is_upstream(module)):
-                continue
-            if any(f.kind in _HIDDEN_KINDS for f in facts.dynamics):
-                out.append((module, path))
-        return sorted(out)
-
-    def _reach_from(self, sealed: Iterable[str], b: Boundary) -> dict[str, str | None]:
-        """Modules reaching one of ``sealed`` over the parsed files' edges (never through a
-        module ``b`` seals): ``{module: next hop (None for the start)}``."""
-        sealed = list(sealed)
+    def reach(self, b: Boundary) -> dict[str, str | None]:
+        """Modules reaching ``b``'s sealed module, never through a module ``b`` seals:
+        ``{module: next hop on a shortest chain (None for a sealed module)}``."""
+        graph = self.forward(b.type_checking_imports == "ignore")
         reverse: dict[str, list[str]] = {}
-        for path in self.facts:
-            module = self.by_path[path].file.module
-            if module is None or b.seals(module):
+        for module, edges in graph.items():
+            if b.seals(module):
                 continue
-            for target, _l, _c, _t, tc in self._file_edges(path):
-                if tc and b.type_checking_imports == "ignore":
-                    continue
-                reverse.setdefault(target, []).append(module)
+            for edge in edges:
+                reverse.setdefault(edge[0], []).append(module)
+        sealed = sorted(m for m in self.modules if b.seals(m))
         hop: dict[str, str | None] = dict.fromkeys(sealed)
-        queue = deque(sorted(sealed))
+        queue = deque(sealed)
         while queue:
             current = queue.popleft()
-            for importer in sorted(reverse.get(current, ())):
+            for importer in sorted(set(reverse.get(current, ()))):
                 if importer not in hop:
                     hop[importer] = current
                     queue.append(importer)
         return hop
 
-    def _initially_needed(self, item: _Loaded) -> bool:
-        """Boundary files, files using dynamic-import spellings, files with suppressions."""
-        module = item.file.module
-        if module is not None:
-            if any(b.seals(module) for b in self.config.boundaries):
-                return True
-            if self._vocabulary.may_import_dynamically(item):
-                return True
-            if b"*" in item.scan and _star(item.scan):
-                return True
-        return self._is_selected(item.file.relpath) and _MARKER in item.scan
+    def closure(self, starts: Iterable[str], b: Boundary) -> dict[str, str | None]:
+        """Modules ``starts`` load when imported, their ancestor packages included (breadth
+        first, never into a module ``b`` seals): ``{module: the module it was first reached
+        from (None for a start)}``."""
+        graph = self.forward(b.type_checking_imports == "ignore")
+        parent: dict[str, str | None] = {}
+        queue: deque[str] = deque()
+        ordered = sorted(starts)
+        for start in ordered:
+            parent[start] = None
+            queue.append(start)
+        for start in ordered:
+            for ancestor in _ancestors(start):
+                if ancestor in self.modules and ancestor not in parent:
+                    parent[ancestor] = start
+                    queue.append(ancestor)
+        while queue:
+            current = queue.popleft()
+            for edge in graph.get(current, ()):
+                target = edge[0]
+                if target not in parent and not b.seals(target):
+                    parent[target] = current
+                    queue.append(target)
+        return parent
 
-    def _prefilter(self) -> None:
-        """Grow the parsed set until no unparsed file can import a module that reaches a
-        sealed module (see the module docstring, step 2)."""
-        # The sealed modules are known from the policy: their libcst pass starts before the
-        # scan, in the background.
-        readable = [i for i in self.loaded if i.error is None]
-        pending = self._parse([i for i in readable if self._full(i)], background=True)
-        for item in readable:
-            item.tokens = _tokens(item.scan)
-        self._vocabulary = _Vocabulary(i.tokens for i in readable if i.tokens is not None)
-        initial = [i for i in self.loaded if i.error is None and self._initially_needed(i)]
-        self._parse([i for i in initial if not self._full(i)])
-        self._grow()
-        if pending is not None:
-            self._store(self.parser.collect(pending))
-
-    def _grow(self) -> None:
-        """The fixpoint of step 2 (sealed modules themselves never extend ``R``)."""
-        checked_packages: set[str] = set()
-        while True:
-            self._parse_star_sources()
-            words: set[tuple[bytes, bool]] = set()
-            packages: set[str] = set()
-            for b in self.config.boundaries:
-                # modules reaching the sealed module, and modules reaching a module with a
-                # dynamic import the lint cannot resolve (ST301 there when upstream reaches it)
-                hidden = [m for m, _ in self._hidden(b)]
-                for reaching in [*self._reach(b), *self._reach_from(hidden, b)]:
-                    is_package = reaching in self.packages
-                    # ``import pkg.sealed.anything`` (even a missing submodule, or
-                    # ``pkg.sealed.__init__``) runs a sealed package: its name followed by a
-                    # dot is a candidate too
-                    words.add((reaching.rpartition(".")[2].encode(),
-                               is_package and not b.seals(reaching)))
-                    if is_package:
-                        packages.add(reaching)
-            new_packages = packages - checked_packages
-            checked_packages |= packages
-            need: list[_Loaded] = []
-            for item in self.loaded:
-                module = item.file.module
-                path = item.file.relpath
-                if item.error is not None or module is None or path in self.facts:
-                    continue
-                if path in self.inflight:
-                    continue
-                fresh = words - item.words_checked
-                item.words_checked |= fresh
-                hit = any(_names_word(item, w, pkg) for w, pkg in fresh)
-                if not hit and new_packages and _RELATIVE.search(item.scan):
-                    hit = any(module.startswith(p + ".") for p in new_packages)
-                if hit:
-                    need.append(item)
-            if not need:
-                return
-            self._parse(need)
-
-    def execute(self) -> tuple[LintResult, dict[str, Any]]:
-        try:
-            self._prefilter()
-        finally:
-            self.parser.close()
-        per_file: dict[str, list[Finding]] = {}
-        engine: list[Finding] = []
-        for item in self.loaded:
-            path = item.file.relpath
-            if not self._is_selected(path):
-                continue
-            error = item.error or (self.facts[path].error if path in self.facts else None)
-            if error is not None:
-                code, line, col, message = error
-                engine.append(Finding(path, line, col, code, message, anchor=message))
-        first_party = frozenset(self.modules)
-        for b in self.config.boundaries:
-            hop = self._reach(b)
-            for path, facts in self.facts.items():
-                module = self.by_path[path].file.module
-                if module is None or facts.error is not None or not self._is_selected(path):
-                    continue
-                role = ("boundary" if b.seals(module)
-                        else "upstream" if b.is_upstream(module) else "")
-                if not role:
-                    continue
-                edges = self._reverse_edges(path, b, hop) if role == "upstream" else ()
-                ctx = RuleContext(path, module, facts, b, role, self.by_path[path].text, edges,
-                                  first_party)
-                found = per_file.setdefault(path, [])
-                for rule in self.rules:
-                    if role in rule.roles:
-                        found.extend(self._check(rule, ctx))
-            for module, path in self._hidden(b):
-                if not self._is_selected(path):
-                    continue
-                upstream = sorted(m for m in self._reach_from([module], b)
-                                  if m != module and b.is_upstream(m))
-                if not upstream:
-                    continue
-                ctx = RuleContext(path, module, self.facts[path], b, "reached",
-                                  self.by_path[path].text, (), first_party, upstream[0])
-                found = per_file.setdefault(path, [])
-                for rule in self.rules:
-                    if "reached" in rule.roles:
-                        found.extend(self._check(rule, ctx))
-        for path, facts in self.facts.items():
-            if self._is_selected(path) and facts.error is None:
-                per_file.setdefault(path, [])
-        result: list[Finding] = list(engine)
-        for path, found in per_file.items():
-            suppressions = self.facts[path].suppressions
-            if not suppressions and _MARKER in self.by_path[path].scan:
-                suppressions = scan_suppressions(_decoded(self.by_path[path]))
-            result.extend(apply_suppressions(path, found, suppressions))
-        selected = [i for i in self.loaded if self._is_selected(i.file.relpath)]
-        return (
-            LintResult(tuple(sort_findings(result)), len(selected), len(self.facts), False,
-                       self.rules),
-            self.new_facts,
-        )
-
-    def _reverse_edges(
-        self, path: str, b: Boundary, hop: dict[str, str | None]
-    ) -> tuple[ReverseEdge, ...]:
-        """One edge per first-party module that ``path`` imports and that reaches ``b``'s
-        sealed module, at its first import line, with a shortest chain that never passes
-        through ``path``'s own module (an import cycle is not a way for it to reach)."""
-        own = self.by_path[path].file.module or ""
-        first: dict[str, tuple[int, int, str]] = {}
-        for target, line, col, text, tc in sorted(self._file_edges(path), key=lambda e: e[1:3]):
-            if target in hop and target not in first and not (
-                    tc and b.type_checking_imports == "ignore"):
-                first[target] = (line, col, text)
-        out: list[ReverseEdge] = []
-        for target, (line, col, text) in first.items():
-            chain = [target]
-            nxt = hop[target]
-            while nxt is not None:
-                chain.append(nxt)
-                nxt = hop[nxt]
-            if own in chain:
-                avoided = self._chain_avoiding(target, own, b)
-                if avoided is None:
-                    continue  # ``target`` reaches the sealed module only through ``own``
-                chain = avoided
-            out.append(ReverseEdge(line, col, text, tuple(chain)))
-        return tuple(out)
-
-    def _chain_avoiding(self, start: str, avoid: str, b: Boundary) -> list[str] | None:
-        """Shortest import chain from ``start`` to a module sealed by ``b`` not through
-        ``avoid`` (breadth-first over the parsed files' edges), or None."""
-        forward: dict[str, list[str]] = {}
-        for path in self.facts:
-            module = self.by_path[path].file.module
-            if module is None or b.seals(module):
-                continue
-            forward[module] = sorted({
-                target for target, _l, _c, _t, tc in self._file_edges(path)
-                if not (tc and b.type_checking_imports == "ignore")
-            })
+    def chain(self, start: str, b: Boundary, avoid: str = "") -> list[str] | None:
+        """A shortest chain from ``start`` to a module ``b`` seals, not through ``avoid``."""
+        graph = self.forward(b.type_checking_imports == "ignore")
         parent: dict[str, str | None] = {start: None}
         queue = deque([start])
         while queue:
             current = queue.popleft()
             if b.seals(current):
-                chain: list[str] = []
+                out: list[str] = []
                 node: str | None = current
                 while node is not None:
-                    chain.append(node)
+                    out.append(node)
                     node = parent[node]
-                return chain[::-1]
-            for nxt in forward.get(current, ()):
+                return out[::-1]
+            for edge in graph.get(current, ()):
+                nxt = edge[0]
                 if nxt != avoid and nxt not in parent:
                     parent[nxt] = current
                     queue.append(nxt)
         return None
+
+    # -- step 4 ----------------------------------------------------------------------------
+    def _upstream(self, b: Boundary) -> list[str]:
+        return sorted(m for m in self.modules if b.is_upstream(m))
+
+    def _clean(self, b: Boundary, hop: dict[str, str | None]) -> list[str]:
+        """Upstream modules that reach no sealed module, themselves or through an ancestor."""
+        return [u for u in self._upstream(b)
+                if u not in hop and not any(a in hop for a in _ancestors(u))]
+
+    def _fixpoint(self, exact: set[str]) -> None:
+        first = {self.modules[m] for m in exact if m in self.modules}
+        for b in self.config.boundaries:
+            for u in self._upstream(b):
+                first.add(self.modules[u])
+                first.update(self.modules[a] for a in _ancestors(u) if a in self.modules)
+        self._parse(sorted(p for p in self.modules.values()
+                           if self._seals(self.by_path[p].module or "")))
+        self._parse(first)
+        while True:
+            need = self._star_sources()
+            for b in self.config.boundaries:
+                hop = self.reach(b)
+                need |= self._candidates(b, hop)
+                if b.type_checking_imports == "ignore":
+                    need |= self._unverified(b, hop)
+            need = {p for p in need if p not in self.facts and self.screens[p].error is None}
+            if not need:
+                return
+            self._parse(need)
+
+    def _star_sources(self) -> set[str]:
+        """First-party packages a parsed file star-imports (their ``__all__`` decides)."""
+        out: set[str] = set()
+        for facts in self.facts.values():
+            for fact in facts.imports:
+                if fact.name == "*" and fact.module in self.packages:
+                    out.add(self.modules[fact.module])
+        return out
+
+    def _candidates(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
+        """Unparsed files of the clean upstream modules' forward closure that can hold an edge
+        the static graph does not show (step 4)."""
+        words = {m.rpartition(".")[2].encode() for m in hop}
+        out: set[str] = set()
+        for module in self.closure(self._clean(b, hop), b):
+            path = self.modules[module]
+            if path in self.facts or self.screens[path].error is not None:
+                continue
+            if module in self.unscanned:
+                out.add(path)
+                continue
+            item = self._item(path)
+            if item.error is not None:
+                continue
+            if _text.may_import_dynamically(item.scan) or _text.star_import(item.scan):
+                out.add(path)
+                continue
+            fresh = words - item.words_checked
+            item.words_checked |= fresh
+            if fresh and not item.tokens().isdisjoint(fresh):
+                out.add(path)
+        return out
+
+    def _unverified(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
+        """Unparsed modules naming ``TYPE_CHECKING`` on the chains that make findings (the
+        upstream modules' and their ancestor packages')."""
+        out: set[str] = set()
+        for upstream in self._upstream(b):
+            for start in (upstream, *_ancestors(upstream)):
+                if start not in hop:
+                    continue
+                for module in self._hop_chain(start, hop):
+                    path = self.modules[module]
+                    if path not in self.facts and self.screens[path].type_checking:
+                        out.add(path)
+        return out
+
+    # -- step 5 ----------------------------------------------------------------------------
+    def execute(self) -> tuple[LintResult, dict[str, Any]]:
+        self._screen_all()
+        # The sealed modules' libcst pass (libcst's import alone takes a quarter of a second)
+        # runs while the compiled scanner, which releases the interpreter, scans the tree.
+        import threading
+
+        sealed = sorted(p for p in self.items if p not in self.facts)
+        worker = threading.Thread(target=self._parse, args=(sealed,),
+                                  name="sealed-trace-boundary")
+        worker.start()
+        try:
+            exact = self._scan()
+        finally:
+            worker.join()
+        self._parse(sealed)  # a no-op, unless the worker died: then it fails here, loudly
+        self._fixpoint(exact)
+        per_file: dict[str, list[Finding]] = {}
+        engine: list[Finding] = []
+        for f in self.files:
+            path = f.relpath
+            if not self._is_selected(path):
+                continue
+            error = self.screens[path].error or (
+                self.facts[path].error if path in self.facts else None)
+            if error is not None:
+                code, line, col, message = error
+                engine.append(Finding(path, line, col, code, message, anchor=message))
+        first_party = frozenset(self.modules)
+        for b in self.config.boundaries:
+            hop = self.reach(b)
+            for path, facts in self.facts.items():
+                module = self.by_path[path].module
+                if module is None or facts.error is not None or not self._is_selected(path):
+                    continue
+                if self.modules.get(module) != path:
+                    continue
+                role = ("boundary" if b.seals(module)
+                        else "upstream" if b.is_upstream(module) else "")
+                if not role:
+                    continue
+                edges = self._reverse_edges(module, b, hop) if role == "upstream" else ()
+                self._run_rules(per_file, RuleContext(
+                    path, module, facts, b, role, self._text_of(path), edges, first_party))
+            for module, origin in self._reached(b, hop):
+                path = self.modules[module]
+                if not self._is_selected(path):
+                    continue
+                self._run_rules(per_file, RuleContext(
+                    path, module, self.facts[path], b, "reached", self._text_of(path), (),
+                    first_party, origin))
+        for f in self.files:
+            path = f.relpath
+            if self._is_selected(path) and (
+                    (path in self.facts and self.facts[path].error is None)
+                    or (self.screens[path].marker and self.screens[path].error is None)):
+                per_file.setdefault(path, [])
+        result: list[Finding] = list(engine)
+        for path, found in per_file.items():
+            parsed = self.facts.get(path)
+            suppressions = parsed.suppressions if parsed is not None else ()
+            if not suppressions and self.screens[path].marker:
+                suppressions = scan_suppressions(self._item(path).decoded())
+            result.extend(apply_suppressions(path, found, suppressions))
+        checked = sum(1 for f in self.files if self._is_selected(f.relpath))
+        return (
+            LintResult(tuple(sort_findings(result)), checked, len(self.facts), False,
+                       self.rules),
+            self.new_facts,
+        )
+
+    def _text_of(self, path: str) -> str | None:
+        item = self.items.get(path)
+        return item.decoded() if item is not None and item.error is None else None
+
+    def _run_rules(self, per_file: dict[str, list[Finding]], ctx: RuleContext) -> None:
+        found = per_file.setdefault(ctx.path, [])
+        for rule in self.rules:
+            if ctx.role in rule.roles:
+                found.extend(self._check(rule, ctx))
+
+    def _reached(self, b: Boundary, hop: dict[str, str | None]) -> list[tuple[str, str]]:
+        """Parsed modules in the clean upstream modules' forward closure, outside ``b`` and
+        its upstream, with a dynamic import the lint cannot resolve: ``(module, an upstream
+        module reaching it)``."""
+        clean = self._clean(b, hop)
+        if not clean:
+            return []
+        parent = self.closure(clean, b)
+        out: list[tuple[str, str]] = []
+        for module in sorted(parent):
+            facts = self.facts.get(self.modules[module])
+            if (facts is None or facts.error is not None or b.is_upstream(module)
+                    or not any(f.kind in _HIDDEN_KINDS for f in facts.dynamics)):
+                continue
+            origin = module
+            while (up := parent[origin]) is not None:
+                origin = up
+            out.append((module, origin))
+        return out
+
+    def _reverse_edges(
+        self, module: str, b: Boundary, hop: dict[str, str | None]
+    ) -> tuple[ReverseEdge, ...]:
+        """An upstream module's reverse dependencies: every import site of a sealed module
+        (chain of length 1), else one edge: the import whose target reaches the sealed module
+        by the shortest chain that never passes through ``module`` itself (ties: the first
+        line), with the number of other imported modules that reach it too."""
+        ignore = b.type_checking_imports == "ignore"
+        edges = sorted(self.edges(module), key=lambda e: (e[1], e[2]))
+        edges = [e for e in edges if not (ignore and e[4])]
+        direct = [ReverseEdge(e[1], e[2], e[3], (e[0],)) for e in edges if b.seals(e[0])]
+        if direct:
+            seen: set[tuple[int, int, str]] = set()
+            unique = []
+            for edge in direct:
+                key = (edge.line, edge.column, edge.text)
+                if key not in seen:
+                    seen.add(key)
+                    unique.append(edge)
+            return tuple(unique)
+        best: tuple[int, int, int, ReverseEdge] | None = None
+        reaching: set[str] = set()
+        for target, line, col, text, _tc, _lazy in edges:
+            if target not in hop or target in reaching:
+                continue
+            chain = self._hop_chain(target, hop)
+            if module in chain:
+                avoided = self.chain(target, b, avoid=module)
+                if avoided is None:
+                    continue  # reaches the sealed module only through ``module`` itself
+                chain = avoided
+            reaching.add(target)
+            candidate = (len(chain), line, col, ReverseEdge(line, col, text, tuple(chain)))
+            if best is None or candidate[:3] < best[:3]:
+                best = candidate
+        if best is None:
+            return ()
+        edge = best[3]
+        return (ReverseEdge(edge.line, edge.column, edge.text, edge.chain, len(reaching) - 1),)
+
+    @staticmethod
+    def _hop_chain(start: str, hop: dict[str, str | None]) -> list[str]:
+        chain = [start]
+        node = hop[start]
+        while node is not None:
+            chain.append(node)
+            node = hop[node]
+        return chain
 
     def _check(self, rule: Rule, ctx: RuleContext) -> list[Finding]:
         try:

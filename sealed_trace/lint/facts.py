@@ -61,7 +61,8 @@ class ImportFact:
     """An import. ``module``: absolute module ('' when a relative import leaves the top package);
     ``name``: the from-imported name, ``"*"`` for a star import, None for ``import m``;
     ``kind``: ``import`` | ``from`` | ``dynamic`` (a literal ``import_module``/``__import__``);
-    ``type_checking``: inside ``if TYPE_CHECKING:``; ``text``: the spelling, for messages."""
+    ``type_checking``: inside ``if TYPE_CHECKING:``; ``text``: the spelling, for messages;
+    ``lazy``: inside a function body (it runs when the function is called, not on import)."""
 
     line: int
     column: int
@@ -70,6 +71,7 @@ class ImportFact:
     kind: str
     type_checking: bool
     text: str
+    lazy: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,13 +25,15 @@ __all__ = ["ReverseEdge", "Rule", "RuleContext"]
 class ReverseEdge:
     """An import of an upstream module that reaches the sealed module.
 
-    ``chain`` runs from the imported module to the sealed module (length 1: a direct import).
+    ``chain`` runs from the imported module to the sealed module (length 1: a direct import);
+    ``others`` counts the other modules the upstream module imports that reach it too.
     """
 
     line: int
     column: int
     text: str
     chain: tuple[str, ...]
+    others: int = 0
 
 
 @dataclass(frozen=True, slots=True)
