@@ -51,7 +51,8 @@ __version__ = "0.1.0"
 def __getattr__(name: str) -> Any:
     """Load the public names from :mod:`sealed_trace.trace` on first access (PEP 562)."""
     if name in __all__:
-        from sealed_trace import trace
+        # Runs on the first access of a public name, never when a submodule is imported.
+        from sealed_trace import trace  # sealed-trace: ignore[ST403] -- PEP 562, on access
 
         value = getattr(trace, name)
         globals()[name] = value

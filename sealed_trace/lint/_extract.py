@@ -116,6 +116,29 @@ def _escape_attribute(name: str) -> bool:
     )
 
 
+def _declares_fields(body: cst.CSTNode) -> bool:
+    """Whether a class body declares fields itself: an annotation, ``__slots__`` or
+    ``__annotations__`` (also inside ``if``/``try`` blocks of the body)."""
+    for child in body.children:
+        if isinstance(child, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in child.body:
+                if isinstance(small, cst.AnnAssign):
+                    return True
+                if isinstance(small, (cst.Assign, cst.AugAssign)):
+                    targets = ([t.target for t in small.targets] if isinstance(small, cst.Assign)
+                               else [small.target])
+                    if any(isinstance(t, cst.Name) and t.value in ("__slots__", "__annotations__")
+                           for t in targets):
+                        return True
+        elif isinstance(child, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        elif isinstance(child, (cst.BaseSuite, cst.BaseCompoundStatement, cst.Else,
+                                cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
+                                cst.MatchCase)) and _declares_fields(child):
+            return True
+    return False
+
+
 def _names_in_target(node: cst.BaseExpression) -> list[cst.Name]:
     """The plain names an assignment target binds (through tuples, lists and starred)."""
     if isinstance(node, cst.Name):
@@ -154,6 +177,25 @@ def _arg(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
     if index < len(positional):
         return positional[index].value
     return None
+
+
+class _StarImports(cst.CSTVisitor):
+    """Module-level ``from m import *`` statements: ``(level, module)``."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[int, str]] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if isinstance(node.names, cst.ImportStar):
+            name = get_full_name_for_node(node.module) if node.module is not None else ""
+            self.found.append((len(node.relative), name or ""))
+        return False
 
 
 class _Unbinds(cst.CSTVisitor):
@@ -312,6 +354,10 @@ class _Collector(cst.CSTVisitor):
         self._method_stack: list[tuple[str, str]] = []
         #: function bodies the walk is inside: imports there are lazy
         self._fn_depth = 0
+        #: string literals that are call arguments or subscripts (they may name an attribute)
+        self._lookup_strings: set[int] = set()
+        #: modules star-imported at module level: an unbound name may come from any of them
+        self._star_modules: list[str] = []
 
     # -- helpers ---------------------------------------------------------------------------
     def _pos(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -386,6 +432,20 @@ class _Collector(cst.CSTVisitor):
                 return {f"builtins.{name}"}
         return set()
 
+    def _from_star(self, node: cst.Name) -> list[str]:
+        """``m.name`` for each star-imported module ``m`` when ``node`` loads a name that
+        nothing in the module binds (``from os import *`` then ``getenv(...)``): the star
+        import may bind it, shadowing a builtin of that name too."""
+        if not self._star_modules:
+            return []
+        name = node.value
+        scope = self.get_metadata(ScopeProvider, node, None)
+        if scope is None or not any(access.node is node for access in scope.accesses[name]):
+            return []
+        if any(isinstance(a, Assignment) for a in scope[name]):
+            return []
+        return [f"{module}.{name}" for module in self._star_modules]
+
     def _alias_names(self, node: cst.Name) -> set[str]:
         scope = self.get_metadata(ScopeProvider, node, None)
         if scope is None:
@@ -420,6 +480,10 @@ class _Collector(cst.CSTVisitor):
 
     # -- module-scope bindings of builtin names --------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
+        stars = _StarImports()
+        node.visit(stars)
+        self._star_modules = sorted({m for level, name in stars.found
+                                     if (m := self._absolute(level, name))})
         scope = self.get_metadata(ScopeProvider, node, None)
         if not isinstance(scope, GlobalScope):
             return
@@ -594,6 +658,8 @@ class _Collector(cst.CSTVisitor):
             for q in sorted(self._fallback(node)):
                 via = "" if q[9:] in _IMPLICIT_GLOBALS else "rebound"
                 self.refs.append(RefFact(line, col, q, call, via, tc))
+            for q in self._from_star(node):
+                self.refs.append(RefFact(line, col, q, call, "star import", tc))
             ids = self._assignment_ids(node)
             if ids:
                 self._pending.append((line, col, call, tc, ids, node.value))
@@ -711,8 +777,14 @@ class _Collector(cst.CSTVisitor):
                     self._inner.add(id(element.value))
 
     # -- calls -------------------------------------------------------------------------------
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        for element in node.slice:
+            if isinstance(element.slice, cst.Index):
+                self._lookup_strings.add(id(element.slice.value))
+
     def visit_Call(self, node: cst.Call) -> None:
         self._callees.add(id(node.func))
+        self._lookup_strings.update(id(arg.value) for arg in node.args)
         callee = self._resolve(node.func)
         line, col = self._pos(node)
         if callee & _IMPORT_FUNCS:
@@ -794,7 +866,11 @@ class _Collector(cst.CSTVisitor):
                                          self._tc_depth > 0))
 
     def _string(self, node: cst.SimpleString | cst.ConcatenatedString) -> None:
-        if id(node) in self._named_strings:
+        # Only a string handed to a call or used as a subscript can name an attribute
+        # (``getattr(x, "__globals__")``, ``vars(m)["__import__"]``); one stored as data
+        # (``NAMES = ("time.time", "__import__")``) names nothing until such a use, which is
+        # then a computed lookup (ST303) or a literal one (seen here).
+        if id(node) in self._named_strings or id(node) not in self._lookup_strings:
             return
         value = node.evaluated_value
         if isinstance(value, str) and value in _ESCAPE_STRINGS:
@@ -959,29 +1035,33 @@ class _Collector(cst.CSTVisitor):
         if enum:
             self._enum_classes.add(record)
             kind = "enum"
-        self._class_level(node.body, record, kind)
+        # A plain class (no record decorator or base, no annotations, no ``__slots__``) is not
+        # a record: what its methods assign to ``self`` is state, not declared fields.
+        plain = kind == "annotated class" and not enum and not _declares_fields(node.body)
+        self._class_level(node.body, record, kind, not plain)
         binds = _ClassBinds(node)
         node.body.visit(binds)
         for name in binds.names:
             self._field(name, name.value, record, "class attribute")
 
-    def _class_level(self, node: cst.CSTNode, record: str, kind: str) -> None:
+    def _class_level(self, node: cst.CSTNode, record: str, kind: str, instance: bool) -> None:
         """Walk a class body, through ``if``/``try``/``with``/``for``/``while``/``match``
-        blocks (not into nested classes, which are records of their own)."""
+        blocks (not into nested classes, which are records of their own); ``instance``: what
+        methods assign to ``self`` are fields."""
         for child in node.children:
             if isinstance(child, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
                 for small in child.body:
                     self._class_statement(small, record, kind)
             elif isinstance(child, cst.FunctionDef):
-                self._method(child, record)
+                self._method(child, record, instance)
             elif isinstance(child, cst.ClassDef):
                 continue
             elif isinstance(child, (cst.BaseSuite, cst.BaseCompoundStatement, cst.Else,
                                     cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
                                     cst.MatchCase)):
-                self._class_level(child, record, kind)
+                self._class_level(child, record, kind, instance)
 
-    def _method(self, node: cst.FunctionDef, record: str) -> None:
+    def _method(self, node: cst.FunctionDef, record: str, instance: bool) -> None:
         static = False
         for decorator in node.decorators:
             names = self._resolve(decorator.decorator)
@@ -990,7 +1070,7 @@ class _Collector(cst.CSTVisitor):
             if "builtins.staticmethod" in names:
                 static = True
         params = [*node.params.posonly_params, *node.params.params]
-        if params and not static:
+        if params and not static and instance:
             self._methods[id(node)] = (record, params[0].name.value)
 
     def _class_statement(self, small: cst.BaseSmallStatement, record: str, kind: str) -> None:

@@ -129,6 +129,22 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         "§15.2",
     ),
     _r(
+        "ST104",
+        "producer-import",
+        "the boundary module takes a function from a first-party allowed module",
+        """ADR-0230 §15.1 lets the sealed module import upstream records *as value types*:
+        classes, enums and constants. A name it takes from a first-party module of its
+        allowed surface (``from pkg.replay_adapter import classify_replay``, or
+        ``adapter.classify_replay`` after ``import pkg.replay_adapter as adapter``) that is
+        defined there as a function, a lambda, or re-exported from one (followed through
+        first-party re-exports and aliases), lets the sealing module call a producer: it may
+        classify, search or replay instead of checking. A name re-exported from another
+        module that the boundary bans is a finding too. List the pure helpers it may call
+        (canonical encoding, identity recomputation) in the boundary's ``allowed_callables``
+        (qualified-name patterns).""",
+        "§15.1",
+    ),
+    _r(
         "ST201",
         "banned-call",
         "the boundary module calls a banned facility",
@@ -222,9 +238,40 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         "an upstream module reaches the sealed module through other first-party modules",
         """An upstream module imports a first-party module that, through a chain of further
         first-party imports (for example a parent package that re-exports the sealed module),
-        imports the sealed module. The finding is reported on the upstream module's first import
-        in the chain and shows the whole chain, shortest first.""",
+        imports the sealed module. Importing ``a.b.c`` runs the packages ``a`` and ``a.b`` too,
+        so their imports are part of the chain. One finding per upstream module: on its import
+        that starts the shortest chain, with that chain and the number of other imported
+        modules that reach the sealed module too.""",
         "§5, §15.2",
+    ),
+    _r(
+        "ST403",
+        "package-reverse-import",
+        "a package above upstream modules reaches the sealed module",
+        """Importing ``a.b.c`` runs ``a/__init__.py`` and ``a/b/__init__.py`` first. A package
+        ``__init__`` above upstream modules that imports the sealed module, directly or
+        through other first-party modules, therefore loads it whenever any of those upstream
+        modules is imported, although none of them names it. The finding is reported once per
+        package, at its import that starts the shortest chain, and names the upstream modules
+        it affects. Keep package ``__init__`` files of upstream packages free of the sealed
+        module (import it where it is used, outside upstream packages).""",
+        "§5, §15.2",
+    ),
+    _r(
+        "ST404",
+        "closure-import",
+        "the sealed module's import closure loads a banned facility or an upstream module",
+        """With ``closure = true`` the boundary's whole first-party import closure is checked,
+        as ADR-0230 §15.2 says the sealed module *may not import* banned facilities: importing
+        it loads every module its allowed imports load in turn, their package ``__init__``
+        files included. A module of that closure that imports a banned facility (the
+        preset's and the boundary's ``banned`` modules), is itself banned, or is an upstream
+        module the boundary does not list in ``allowed_imports``, is reported once per
+        facility or module, on the sealed module's import that starts the shortest chain,
+        with the chain shown. Imports inside functions count (they run when the function is
+        called) and are marked ``(lazy)``; imports under ``TYPE_CHECKING`` follow the
+        boundary's ``type_checking_imports``.""",
+        "§15.2",
     ),
     _r(
         "ST501",

@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import itertools
 import json
 import os
 import sys
@@ -53,7 +54,7 @@ from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.config import Boundary, LintConfig
 from sealed_trace.lint.facts import FileFacts, ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
-from sealed_trace.lint.rules import BUILTIN_RULES, ReverseEdge, Rule, RuleContext
+from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, ReverseEdge, Rule, RuleContext
 from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_suppressions
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
@@ -135,6 +136,14 @@ def _exact_edges(facts: FileFacts, own: str, modules: dict[str, str]) -> list[Ed
             covered.add(target)
             out.append((target, ref.line, ref.column, ref.qname, ref.type_checking, False))
     return out
+
+
+def _longest_external(fact: ImportFact, modules: dict[str, str]) -> str:
+    """The module an import names when it is not first-party ("" when it is, or when it
+    leaves the top package): ``from os import path`` -> ``os``, ``import a.b`` -> ``a.b``."""
+    if not fact.module or _longest_module(fact.module, modules) is not None:
+        return ""
+    return fact.module
 
 
 @functools.lru_cache(maxsize=65536)
@@ -298,6 +307,9 @@ class _Run:
         self.target = config.target_version
         #: modules without (complete) static edges: parsed once a clean upstream loads them
         self.unscanned: set[str] = set()
+        #: ST404 per (boundary name, sealed module)
+        self.closures: dict[tuple[str, str], tuple[ClosureEdge, ...]] = {}
+        self._kinds: dict[str, str] = {}
 
     # -- reading ---------------------------------------------------------------------------
     def _is_selected(self, relpath: str) -> bool:
@@ -556,6 +568,10 @@ class _Run:
                 first.update(self.modules[a] for a in _ancestors(u) if a in self.modules)
         self._parse(sorted(p for p in self.modules.values()
                            if self._seals(self.by_path[p].module or "")))
+        for b in self.config.boundaries:  # what ST104 asks about: the allowed modules used
+            for sealed in (m for m in self.modules if b.seals(m)):
+                first.update(self.modules[e[0]] for e in self.edges(sealed)
+                             if b.allows_import(e[0]) and not b.seals(e[0]))
         self._parse(first)
         while True:
             need = self._star_sources()
@@ -633,6 +649,18 @@ class _Run:
             worker.join()
         self._parse(sealed)  # a no-op, unless the worker died: then it fails here, loudly
         self._fixpoint(exact)
+        # ST404 parses the modules on its chains; what they show may change the graph, so
+        # the fixpoint runs again until neither parses anything new.
+        while True:
+            before = len(self.facts)
+            self.closures = {
+                (b.name, m): self._closure_edges(m, b)
+                for b in self.config.boundaries if b.closure
+                for m in sorted(self.modules) if b.seals(m)
+            }
+            self._fixpoint(set())
+            if len(self.facts) == before:
+                break
         per_file: dict[str, list[Finding]] = {}
         engine: list[Finding] = []
         for f in self.files:
@@ -647,7 +675,7 @@ class _Run:
         first_party = frozenset(self.modules)
         for b in self.config.boundaries:
             hop = self.reach(b)
-            for path, facts in self.facts.items():
+            for path, facts in list(self.facts.items()):
                 module = self.by_path[path].module
                 if module is None or facts.error is not None or not self._is_selected(path):
                     continue
@@ -658,8 +686,19 @@ class _Run:
                 if not role:
                     continue
                 edges = self._reverse_edges(module, b, hop) if role == "upstream" else ()
+                closure = self.closures.get((b.name, module), ()) if role == "boundary" else ()
                 self._run_rules(per_file, RuleContext(
-                    path, module, facts, b, role, self._text_of(path), edges, first_party))
+                    path, module, facts, b, role, self._text_of(path), edges, first_party,
+                    closure=closure, kind_of=self.kind_of if role == "boundary" else None))
+            for package, affected in self._ancestor_packages(b, hop).items():
+                path = self.modules[package]
+                package_facts = self.facts.get(path)
+                if (package_facts is None or package_facts.error is not None
+                        or not self._is_selected(path)):
+                    continue
+                self._run_rules(per_file, RuleContext(
+                    path, package, package_facts, b, "ancestor", self._text_of(path),
+                    self._reverse_edges(package, b, hop), first_party, affected=affected))
             for module, origin in self._reached(b, hop):
                 path = self.modules[module]
                 if not self._is_selected(path):
@@ -756,6 +795,147 @@ class _Run:
             return ()
         edge = best[3]
         return (ReverseEdge(edge.line, edge.column, edge.text, edge.chain, len(reaching) - 1),)
+
+    def _ancestor_packages(
+        self, b: Boundary, hop: dict[str, str | None]
+    ) -> dict[str, tuple[str, ...]]:
+        """Packages above upstream modules, themselves neither sealed nor upstream, that
+        reach ``b``'s sealed module: ``{package: the upstream modules below it}``."""
+        out: dict[str, list[str]] = {}
+        for upstream in self._upstream(b):
+            for package in _ancestors(upstream):
+                if package in hop and not b.seals(package) and not b.is_upstream(package):
+                    out.setdefault(package, []).append(upstream)
+        return {p: tuple(sorted(u)) for p, u in sorted(out.items())}
+
+    # -- ST404: the sealed module's import closure ---------------------------------------------
+    def _closure_offences(self, module: str, b: Boundary) -> dict[str, tuple[str, str]]:
+        """What one module of the closure loads against ``b``'s policy:
+        ``{offending name: (description, importing module)}`` (the module itself when it is
+        the offence)."""
+        out: dict[str, tuple[str, str]] = {}
+        if b.is_upstream(module) and not b.allows_import(module):
+            out[module] = (f"upstream module {module}", module)
+        elif b.is_banned(module):
+            out[module] = (f"banned {module}", module)
+        facts = self.facts.get(self.modules[module])
+        if facts is not None:
+            ignore = b.type_checking_imports == "ignore"
+            names = {_longest_external(f, self.modules) for f in facts.imports
+                     if facts.error is None and not (ignore and f.type_checking)}
+        else:
+            names = set(self.external.get(module, ()))
+        for name in sorted(n for n in names if n):
+            if b.module_is_banned(name) and name not in out:
+                out[name] = (f"banned {name}", module)
+        return out
+
+    def _closure_edges(self, sealed: str, b: Boundary) -> tuple[ClosureEdge, ...]:
+        """ST404 for one sealed module (boundaries with ``closure = true``): each offence of
+        its first-party import closure, on a shortest chain. Every module on a reported chain
+        is parsed, so that its edges (``TYPE_CHECKING``, inside functions) are exact; the
+        chains are then computed again until they hold only parsed modules."""
+        if not b.closure or self.modules.get(sealed) is None:
+            return ()
+        while True:
+            parent = self.closure([sealed], b)
+            found: dict[str, tuple[str, list[str]]] = {}
+            for module in parent:  # breadth-first order: the first chain is a shortest one
+                if b.seals(module):
+                    continue
+                for name, (what, owner) in self._closure_offences(module, b).items():
+                    if name in found:
+                        continue
+                    chain = [owner]
+                    while (up := parent[chain[-1]]) is not None:
+                        chain.append(up)
+                    chain.reverse()
+                    if name != owner:
+                        chain.append(name)
+                    found[name] = (what, chain)
+            unparsed = {self.modules[m] for _, chain in found.values() for m in chain
+                        if m in self.modules and self.modules[m] not in self.facts}
+            unparsed = {p for p in unparsed if self.screens[p].error is None}
+            if not unparsed:
+                break
+            self._parse(unparsed)
+        out: list[ClosureEdge] = []
+        sealed_edges = sorted(self.edges(sealed), key=lambda e: (e[1], e[2]))
+        for _name, (what, chain) in sorted(found.items()):
+            if len(chain) < 3:
+                continue  # the sealed module's own import: ST101/ST102 judge it
+            first = next((e for e in sealed_edges if e[0] == chain[1]), None)
+            line, col, text = (first[1], first[2], first[3]) if first else (
+                1, 1, f"its package {chain[1]} runs first")
+            lazy = tuple(self._lazy(a, z) for a, z in itertools.pairwise(chain))
+            out.append(ClosureEdge(line, col, text, what, tuple(chain), lazy))
+        return tuple(out)
+
+    def _lazy(self, importer: str, target: str) -> bool:
+        """Whether every import of ``target`` (a module, or an external name) in ``importer``
+        runs only when a function is called."""
+        facts = self.facts.get(self.modules.get(importer, ""))
+        if facts is None or facts.error is not None:
+            return False
+        if target in self.modules:
+            sites = [e for e in self.edges(importer) if e[0] == target]
+        else:
+            sites = [(f.module, f.line, f.column, f.text, f.type_checking, f.lazy)
+                     for f in facts.imports if _longest_external(f, self.modules) == target]
+        return bool(sites) and all(e[5] for e in sites)
+
+    # -- ST104: what a first-party name is defined as ----------------------------------------
+    def kind_of(self, qname: str) -> str:
+        """What ``qname`` (``module.name`` of a first-party module) is defined as there:
+        ``function``, ``class``, ``value``, ``module``, ``external:<name>`` (re-exported
+        from a module outside the source roots) or ``unknown``; re-exports and aliases are
+        followed through first-party modules (parsed as needed)."""
+        known = self._kinds.get(qname)
+        if known is None:
+            known = self._kinds[qname] = self._kind_of(qname)
+        return known
+
+    def _kind_of(self, qname: str) -> str:
+        seen: set[str] = set()
+        work = [qname]
+        kinds: set[str] = set()
+        while work:
+            name = work.pop()
+            if name in seen or len(seen) > 200:
+                continue
+            seen.add(name)
+            if name in self.modules:
+                kinds.add("module")
+                continue
+            module = _longest_module(name, self.modules)
+            if module is None:
+                kinds.add(f"external:{name}")
+                continue
+            path = self.modules[module]
+            self._parse([path])
+            facts = self.facts.get(path)
+            rest = name[len(module) + 1:].split(".")
+            if facts is None or facts.error is not None or len(rest) != 1:
+                kinds.add("unknown")
+                continue
+            bindings = facts.extra.get("defs", {}).get(rest[0])
+            if not bindings:
+                kinds.add("unknown")
+                continue
+            for binding in bindings:
+                tag, _, value = binding.partition(":")
+                if tag in ("function", "class", "value"):
+                    kinds.add(tag)
+                elif tag in ("import", "module"):
+                    work.append(value)
+                elif tag == "alias":
+                    head, _, tail = value.partition(".")
+                    work.append(f"{module}.{value}" if not tail else f"{module}.{head}.{tail}")
+        for kind in ("function", "external:", "class", "value", "module"):
+            match = sorted(k for k in kinds if k.startswith(kind))
+            if match:
+                return match[0]
+        return "unknown"
 
     @staticmethod
     def _hop_chain(start: str, hop: dict[str, str | None]) -> list[str]:

@@ -90,7 +90,8 @@ def test_relative_dunder_import_in_sealed_module_resolves(tmp_path: Path) -> Non
 
 # -- C11: a first-party module named like a banned standard-library module ---------------------
 def test_first_party_module_named_like_stdlib_is_not_the_stdlib_module(tmp_path: Path) -> None:
-    boundary = BOUNDARY + 'allowed_imports = ["pkg.random", "pkg.time_utils"]\n'
+    boundary = BOUNDARY + ('allowed_imports = ["pkg.random", "pkg.time_utils"]\n'
+                           'allowed_callables = ["pkg.random.*", "pkg.time_utils.*"]\n')
     found = _lint(tmp_path, {
         "src/pkg/random.py": "def choice(x): return x[0]\n",
         "src/pkg/time_utils.py": "def now(): return 0\n",

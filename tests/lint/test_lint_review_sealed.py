@@ -192,12 +192,18 @@ FIELDS = [
     ("class R:\n    __slots__ = ('a', NAME)\n", {("ST501", 2)}),
     ("from dataclasses import make_dataclass\nM = make_dataclass('M', names)\n",
      {("ST501", 2)}),
-    ("class R:\n    def __init__(self):\n        self.served_output = 1\n", {("ST501", 3)}),
-    ("class R:\n    def __init__(me):\n        if True:\n            me.rank: int = 1\n",
+    # a record (it declares a field) gains the fields its methods assign to ``self``
+    ("class R:\n    name: str\n    def __init__(self):\n        self.served_output = 1\n",
      {("ST501", 4)}),
-    ("class R:\n    def __init__(self, k):\n        setattr(self, k, 1)\n", {("ST501", 3)}),
-    ("class R:\n    def __init__(self):\n        object.__setattr__(self, 'priority', 1)\n",
-     {("ST501", 3)}),
+    ("class R:\n    name: str\n    def __init__(me):\n        if True:\n"
+     "            me.rank: int = 1\n", {("ST501", 5)}),
+    ("class R:\n    __slots__ = ()\n    def __init__(self, k):\n        setattr(self, k, 1)\n",
+     {("ST501", 4)}),
+    ("from dataclasses import dataclass\n@dataclass\nclass R:\n    def __post_init__(self):\n"
+     "        object.__setattr__(self, 'priority', 1)\n", {("ST501", 5)}),
+    # a plain class is not a record: its instance attributes are state, not fields
+    ("class Counter:\n    def __init__(self):\n        self.score = 0\n", set()),
+    ("class Counter:\n    def bump(self, k):\n        setattr(self, k, 1)\n", set()),
     ("class R:\n    teaching_update = None\n", {("ST501", 2)}),
     ("class R:\n    confidence = property(lambda self: 1)\n", {("ST501", 2)}),
     ("class R:\n    __annotations__ = {'promotion': int}\n", {("ST501", 2)}),

@@ -1,16 +1,18 @@
 """The rule interface (libcst-free): a rule judges one file's facts against one boundary.
 
 A rule is any object with ``code`` (``ST201``), ``name`` (``banned-call``), ``summary``,
-``explanation``, ``roles`` (a subset of ``{"boundary", "upstream", "reached"}``: which files
-it checks; ``reached`` is a first-party module outside the boundary and its upstream that an
-upstream module imports, directly or not, and that holds a dynamic import the lint cannot see)
+``explanation``, ``roles`` (a subset of ``{"boundary", "upstream", "reached", "ancestor"}``:
+which files it checks; ``reached`` is a first-party module outside the boundary and its
+upstream that an upstream module imports, directly or not, and that holds a dynamic import the
+lint cannot see; ``ancestor`` is a package above upstream modules that reaches the sealed
+module)
 and ``check(ctx) -> Iterable[Finding]``. Built-in rules live one per module in this package;
 plugins add rules through the ``sealed_trace_lint_rules`` hook (:mod:`sealed_trace.hookspecs`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -18,7 +20,7 @@ from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.facts import FileFacts
 from sealed_trace.lint.findings import Finding
 
-__all__ = ["ReverseEdge", "Rule", "RuleContext"]
+__all__ = ["ClosureEdge", "ReverseEdge", "Rule", "RuleContext"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +36,22 @@ class ReverseEdge:
     text: str
     chain: tuple[str, ...]
     others: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ClosureEdge:
+    """A module the sealed module's import closure loads against the policy (ST404):
+    ``what`` it is (``banned subprocess``, ``upstream module pkg.gate``), the sealed module's
+    import that starts the ``chain`` (module names from the sealed module on, ending with the
+    offending module; ``lazy`` holds, per step, whether that import runs only in a
+    function)."""
+
+    line: int
+    column: int
+    text: str
+    what: str
+    chain: tuple[str, ...]
+    lazy: tuple[bool, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +72,13 @@ class RuleContext:
     first_party: frozenset[str] = frozenset()
     #: for a ``reached`` file: an upstream module that imports it, directly or not
     reached_from: str = ""
+    #: for an ``ancestor`` package: the upstream modules below it
+    affected: tuple[str, ...] = ()
+    #: for a boundary with ``closure = true``: what its import closure loads against the policy
+    closure: tuple[ClosureEdge, ...] = ()
+    #: for a boundary: what a qualified name of a first-party module is defined as there
+    #: (``function``, ``class``, ``value``, ``module``, ``external:<name>`` or ``unknown``)
+    kind_of: Callable[[str], str] | None = None
 
     def finding(self, line: int, column: int, code: str, message: str, anchor: str) -> Finding:
         """Build a finding of this file and boundary."""

@@ -1,0 +1,37 @@
+"""ST403 package-reverse-import (ADR-0230 §5, §15.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sealed_trace.lint.catalog import RULES
+from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.rules.base import RuleContext
+
+__all__ = ["PackageReverseImport"]
+
+_INFO = RULES["ST403"]
+
+
+class PackageReverseImport:
+    """A package whose ``__init__`` runs before upstream modules below it and reaches the
+    sealed module (one finding per package, naming the upstream modules it affects)."""
+
+    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
+    roles = frozenset({"ancestor"})
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        """Yield the ST403 finding of ``ctx``'s package (see the class docstring)."""
+        if not ctx.reverse_edges:
+            return
+        edge = ctx.reverse_edges[0]
+        chain = " -> ".join((ctx.module or ctx.path, *edge.chain))
+        shown = ", ".join(ctx.affected[:5]) + (
+            f" and {len(ctx.affected) - 5} more" if len(ctx.affected) > 5 else "")
+        yield ctx.finding(
+            edge.line, edge.column, self.code,
+            f"package {ctx.module} reaches the sealed module through `{edge.text}` ({chain}); "
+            f"importing upstream module{'s' if len(ctx.affected) > 1 else ''} {shown} runs it "
+            "first",
+            chain,
+        )
