@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["add_lint_arguments", "add_lint_parser", "main", "run_lint"]
+__all__ = ["add_lint_arguments", "add_lint_parser", "main", "run_lint", "statistics"]
 
 _FORMATS = ("text", "json", "sarif", "github")
 
@@ -41,8 +41,10 @@ def add_lint_arguments(parser: argparse.ArgumentParser) -> None:
                         help="exit 0 even when there are findings")
     parser.add_argument("--no-cache", action="store_true", dest="lint_no_cache",
                         help="neither read nor write the lint cache")
+    parser.add_argument("--statistics", action="store_true", dest="lint_statistics",
+                        help="print the number of findings per rule instead of the findings")
     parser.add_argument("--jobs", type=_jobs, default=None, dest="lint_jobs", metavar="N",
-                        help="worker processes for parsing (0 = one per core)")
+                        help="accepted for compatibility: the import scanner uses every core")
 
 
 def add_lint_parser(subparsers: Any) -> None:
@@ -102,7 +104,10 @@ def run_lint(args: argparse.Namespace) -> int:
         return 2
     if args.lint_format in ("sarif", "github"):
         result = _repo_relative(result, config.root)
-    report = render(args.lint_format, result, _version())
+    if getattr(args, "lint_statistics", False):
+        report = statistics(result.findings)
+    else:
+        report = render(args.lint_format, result, _version())
     if args.lint_output:
         try:
             with open(args.lint_output, "w", encoding="utf-8") as handle:
@@ -117,6 +122,15 @@ def run_lint(args: argparse.Namespace) -> int:
         count = f"{len(result.findings)} finding(s)" if result.findings else "no findings"
         sys.stderr.write(f"{count} in {result.checked} file(s)\n")
     return 1 if result.findings and not args.lint_exit_zero else 0
+
+
+def statistics(findings: Any) -> str:
+    """``count<TAB>code<TAB>name`` per rule, most frequent first (``--statistics``)."""
+    from collections import Counter
+
+    counts = Counter((f.code, f.rule_name) for f in findings)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    return "".join(f"{n}\t{code}\t{name}\n" for (code, name), n in rows)
 
 
 def _outside_policy(path: str, config: Any) -> str | None:
