@@ -2,7 +2,10 @@
 
 The lint runs once per session, in ``pytest_sessionstart`` of the controlling process: xdist
 workers receive the controller's results through ``workerinput`` and never lint themselves,
-so ``-n 2`` and no xdist give the same items and outcomes. With the cache provider active,
+so ``-n 2`` and no xdist give the same items and outcomes. As that is before pytest starts its
+clock, the report header and the terminal summary say how long the lint took, and each lint
+item carries it as the ``sealed_trace_lint_seconds`` property (junit XML shows it). Under
+``--collect-only`` the items are collected and the lint does not run. With the cache provider active,
 the engine's cache lives in ``config.cache`` (``.pytest_cache/d/sealed_trace``); with
 ``-p no:cacheprovider`` the lint simply runs uncached. A configuration error is a pytest usage
 error listing every problem.
@@ -19,7 +22,14 @@ from typing import Any
 
 import pytest
 
-__all__ = ["LINT_KEY", "LintResults", "collect_lint_items", "lint_enabled", "prepare_lint"]
+__all__ = [
+    "LINT_KEY",
+    "LintResults",
+    "collect_lint_items",
+    "lint_enabled",
+    "lint_summary",
+    "prepare_lint",
+]
 
 _ITEM_MODES = ("boundary", "module")
 
@@ -35,16 +45,21 @@ class LintResults:
     groups: dict[str, list[dict[str, Any]]]
     #: The policy file the lint read (the lint items' parent node).
     config_path: str = ""
+    #: The lint's own wall time in seconds, and how many files it checked (None: it did not
+    #: run, as under ``--collect-only``).
+    seconds: float | None = None
+    checked: int = 0
 
     def to_json(self) -> str:
         """Serialise for xdist's ``workerinput`` (plain JSON text)."""
-        return json.dumps({"groups": self.groups, "config": self.config_path}, sort_keys=True)
+        return json.dumps({"groups": self.groups, "config": self.config_path,
+                           "seconds": self.seconds, "checked": self.checked}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> LintResults:
         """Inverse of :meth:`to_json`."""
         data = json.loads(text)
-        return cls(data["groups"], data["config"])
+        return cls(data["groups"], data["config"], data.get("seconds"), data.get("checked", 0))
 
 
 LINT_KEY = pytest.StashKey[LintResults]()
@@ -92,9 +107,15 @@ def _compute(config: pytest.Config) -> LintResults:
     cache = getattr(config, "cache", None)
     if cache is not None:
         policy = dataclasses.replace(policy, cache_dir=str(cache.mkdir("sealed_trace")))
+    mode = _mode(config)
+    if config.getoption("collectonly", default=False):
+        # Collecting only: the items exist, the lint does not run.
+        names = ([b.name for b in policy.boundaries] if mode == "boundary"
+                 else [f.relpath for f in policy.files])
+        return LintResults({n: [] for n in names}, str(Path(policy.config_path).resolve()))
     result = lint(policy, use_cache=cache is not None)
     groups: dict[str, list[dict[str, Any]]] = {}
-    if _mode(config) == "boundary":
+    if mode == "boundary":
         for boundary in policy.boundaries:
             groups[boundary.name] = []
         for finding in result.findings:
@@ -105,7 +126,17 @@ def _compute(config: pytest.Config) -> LintResults:
             groups[source.relpath] = []
         for finding in result.findings:
             groups.setdefault(finding.path, []).append(finding.to_dict())
-    return LintResults(groups, str(Path(policy.config_path).resolve()))
+    return LintResults(groups, str(Path(policy.config_path).resolve()), result.seconds,
+                       result.checked)
+
+
+def lint_summary(config: pytest.Config) -> str | None:
+    """The line that shows what the lint cost (it runs before pytest starts its clock)."""
+    results = config.stash.get(LINT_KEY, None)
+    if results is None or results.seconds is None:
+        return None
+    return (f"sealed-trace lint: {results.checked} file(s) in {results.seconds:.2f}s, before "
+            "collection (not part of the session time)")
 
 
 def prepare_lint(config: pytest.Config) -> None:
@@ -136,6 +167,11 @@ class SealedTraceLintFailure(Exception):
 
 class SealedTraceLintItem(pytest.Item):
     """One boundary (or module) of the boundary lint; fails when it has findings."""
+
+    def setup(self) -> None:
+        seconds = self.config.stash[LINT_KEY].seconds
+        if seconds is not None:
+            self.user_properties.append(("sealed_trace_lint_seconds", f"{seconds:.3f}"))
 
     def runtest(self) -> None:
         findings = self.config.stash[LINT_KEY].groups.get(self.name, [])

@@ -34,6 +34,7 @@ from pytest_sealed_trace.items import (
     collect_lint_items,
     lint_enabled,
     lint_file_for,
+    lint_summary,
     prepare_lint,
 )
 from pytest_sealed_trace.markers import MARKERS, check_markers
@@ -139,6 +140,18 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if lint_enabled(parent.config):
         return lint_file_for(file_path, parent)
     return None
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """Say what the lint cost, when it ran (it runs before pytest's clock)."""
+    return lint_summary(config)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Repeat the lint's cost beside the session's own time."""
+    line = lint_summary(config)
+    if line is not None:
+        terminalreporter.write_line(line)
 
 
 @pytest.hookimpl(tryfirst=True)

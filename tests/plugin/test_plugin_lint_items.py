@@ -331,3 +331,21 @@ def test_keyword_selection_deselects_lint_items(lint_project: pytest.Pytester) -
     result = lint_project.runpytest("-rA", LINT, "-k", "clean")
     assert summary(result) == {"pyproject.toml::clean": "PASSED"}
     assert result.ret == pytest.ExitCode.OK
+
+
+def test_collect_only_lists_the_items_without_linting(lint_project: pytest.Pytester) -> None:
+    lint_project.makeconftest(COUNTING_CONFTEST)
+    result = lint_project.runpytest(LINT, "--collect-only", "-q", "-p", "no:xdist")
+    result.stdout.fnmatch_lines(["3 tests collected*"])
+    assert _lint_calls(lint_project) == []
+    assert "sealed-trace lint:" not in result.stdout.str()
+
+
+def test_the_lint_time_is_shown_and_recorded(lint_project: pytest.Pytester) -> None:
+    junit = lint_project.path / "junit.xml"
+    result = lint_project.runpytest(LINT, "-p", "no:xdist", f"--junitxml={junit}")
+    result.stdout.fnmatch_lines([
+        "sealed-trace lint: * file(s) in *s, before collection (not part of the session time)",
+    ])
+    text = junit.read_text(encoding="utf-8")
+    assert text.count('name="sealed_trace_lint_seconds"') == 2  # one per lint item
