@@ -197,7 +197,8 @@ def test_a_type_checking_only_chain_is_no_finding_when_the_policy_ignores_it(
 
 def test_a_spoofed_type_checking_guard_still_counts(project: Project) -> None:
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
-    project.write("src/pkg/x.py", "TYPE_CHECKING = True\nif TYPE_CHECKING:\n    import pkg.sealed\n")
+    project.write("src/pkg/x.py",
+                  "TYPE_CHECKING = True\nif TYPE_CHECKING:\n    import pkg.sealed\n")
     project.write("src/pkg/up/a.py", "import pkg.x\n")
     assert [f.code for f in project.run().findings] == ["ST402"]
 
@@ -231,7 +232,7 @@ def test_a_name_bound_through_its_own_attribute_does_not_grow_for_ever() -> None
     assert any(r.qname == "os" for r in facts.refs)
 
 
-# -- 3d: parse for the project's Python -------------------------------------------------------------
+# -- 3d: parse for the project's Python ------------------------------------------------------
 PEP695 = "type Pair[T] = tuple[T, T]\n\ndef first[T](p: Pair[T]) -> T:\n    return p[0]\n"
 
 
