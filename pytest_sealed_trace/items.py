@@ -6,8 +6,7 @@ so ``-n 2`` and no xdist give the same items and outcomes. As that is before pyt
 clock, the report header and the terminal summary say how long the lint took, and each lint
 item carries it as the ``sealed_trace_lint_seconds`` property (junit XML shows it). Under
 ``--collect-only`` the items are collected and the lint does not run. With the cache provider
-active,
-the engine's cache lives in ``config.cache`` (``.pytest_cache/d/sealed_trace``); with
+active, the engine's cache lives in ``config.cache`` (``.pytest_cache/d/sealed_trace``); with
 ``-p no:cacheprovider`` the lint simply runs uncached. A configuration error is a pytest usage
 error listing every problem.
 """
