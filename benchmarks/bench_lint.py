@@ -1,21 +1,34 @@
-"""Benchmark of ``sealed-trace lint`` against ``ruff check --select TID251`` (issue 3 §6).
+"""Benchmark of ``sealed-trace lint`` on real code, beside ruff and import-linter (issue 8 §1).
 
-One command::
+One command, no network::
 
-    python benchmarks/bench_lint.py [--modules 2000] [--repeat 3] [--keep DIR]
+    python benchmarks/bench_lint.py [--rounds 3] [--trees generated,stdlib,site-packages]
+                                    [--keep DIR]
 
-It generates a tree of realistic modules (~7.5 kB each, ~15 MB for 2 000 modules) in a
-temporary directory: one boundary module ``bench.kernel.seal`` and every other module upstream
-(``bench.*``), importing one another. Both tools get an equivalent banned-api policy (the
-``adr-0230`` preset's banned names; ruff's banned-api has no wildcards, so ``time.*`` becomes the
-module ``time``). It then measures, side by side in this one run:
+Trees (each built in a temporary directory; nothing in this repository is touched):
 
-* cold wall time (no cache) of the lint and of ruff (``--no-cache``);
-* warm wall time (nothing changed, caches filled) of both;
-* peak resident memory of the lint process tree (``getrusage`` of a child);
-* cold and warm lint time with 1 boundary and with 4 boundaries;
+* ``stdlib``: a copy of the running interpreter's standard library (every ``.py`` file, tests
+  and test data included), and ``site-packages``: a copy of the running venv's installed
+  packages. Each copy is wrapped in one package (``stdlib_copy``, ``site_copy``) whose modules'
+  absolute imports of their own top-level names are rewritten to go through it, so that no
+  tool confuses the copy with the interpreter's own modules, and import-linter (which takes
+  packages only) sees the whole tree.
+* ``generated``: the synthetic 2 000-module tree earlier versions measured alone.
+* ``... x5``: five such copies side by side (``stdlib_copy0`` ... ``stdlib_copy4``), for
+  growth; the policy names the first copy only.
 
-and prints the ratios against the goals: cold <= 3x ruff, warm <= 1x ruff, memory <= 200 MB.
+Policy (the same facts for every tool): a real module of the tree as the boundary, the
+modules that really import it as ``upstream``, the ``adr-0230`` preset's bans. ruff gets
+``--select TID251`` with the preset's banned names as ``banned-api`` (no wildcards there:
+``time.*`` becomes ``time``); import-linter a ``forbidden`` contract from the upstream modules
+to the boundary. A second policy with four boundaries measures the cost of more boundaries.
+
+Measured side by side in one run, alternating the tools each round: wall time, CPU time
+(user + system, the process tree) and peak resident memory of the whole process tree (its
+processes' RSS summed, sampled every 5 ms), cold (no cache) and warm (the same command again,
+caches filled, nothing changed). Medians are printed with the ratios and the goals:
+cold <= 3x ruff and <= 1.5x import-linter, warm <= 1x ruff, peak RSS <= 200 MB at about
+2 000 modules and at most linear in modules at 5x, 4 boundaries <= 1.25x the cost of one.
 This is a measurement tool, not a timed test.
 """
 
@@ -24,11 +37,16 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -36,27 +54,91 @@ sys.path.insert(0, str(REPO))
 
 from sealed_trace.lint.presets import PRESETS  # noqa: E402
 
-PACKAGES = 20
+#: Boundary candidates per tree: the first that exists is the policy's boundary; the first
+#: four that exist make the four-boundary policy.
+CANDIDATES = {
+    "stdlib": ("email._policybase", "json.encoder", "tomllib._parser", "concurrent.futures._base",
+               "email.charset", "http.cookiejar"),
+    "site-packages": ("packaging.version", "pluggy._result", "_pytest.timing",
+                      "iniconfig._parse", "packaging.specifiers", "pluggy._tracing"),
+    "generated": ("bench.kernel.seal", "bench.kernel.seal1", "bench.kernel.seal2",
+                  "bench.kernel.seal3"),
+}
+MAX_UPSTREAM = 40
+SKIP_DIRS = {"__pycache__", "site-packages", "dist-packages"}
+
+
+# -- building the trees ---------------------------------------------------------------------------
+def _top_names(source: Path) -> set[str]:
+    names: set[str] = set()
+    for entry in source.iterdir():
+        stem = entry.name[:-3] if entry.name.endswith(".py") else entry.name
+        if not stem.isidentifier() or entry.name in SKIP_DIRS:
+            continue
+        if (entry.is_dir() and any(entry.rglob("*.py"))) or entry.suffix == ".py":
+            names.add(stem)
+    return names
+
+
+_FROM = re.compile(r"^([ \t]*)from([ \t]+)([A-Za-z_][A-Za-z0-9_]*)(?=[ \t.])", re.M)
+_IMPORT = re.compile(r"^([ \t]*)import[ \t]+([^\n#;\\(]+)", re.M)
+
+
+def _rewrite(text: str, tops: set[str], prefix: str) -> str:
+    """Absolute imports of the tree's own top-level names go through ``prefix``."""
+    def from_sub(m: re.Match[str]) -> str:
+        name = m.group(3)
+        return f"{m.group(1)}from{m.group(2)}{prefix}.{name}" if name in tops else m.group(0)
+
+    def import_sub(m: re.Match[str]) -> str:
+        items = []
+        for item in m.group(2).split(","):
+            stripped = item.strip()
+            head = stripped.split(".")[0].split(" ")[0]
+            if head in tops:
+                lead = item[: len(item) - len(item.lstrip())]
+                tail = item[len(item.rstrip()):]
+                items.append(f"{lead}{prefix}.{stripped}{tail}")
+            else:
+                items.append(item)
+        return f"{m.group(1)}import {','.join(items).lstrip()}"
+
+    return _IMPORT.sub(import_sub, _FROM.sub(from_sub, text))
+
+
+def copy_tree(source: Path, dest_root: Path, package: str) -> int:
+    """Copy every ``.py`` file below ``source`` into ``dest_root/package`` with rewritten
+    imports; return the number of files."""
+    tops = _top_names(source)
+    target = dest_root / package
+    target.mkdir(parents=True)
+    (target / "__init__.py").write_text("")
+    count = 0
+    for directory, dirs, files in os.walk(source):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".dist-info")
+                         and not d.startswith("."))
+        rel = Path(directory).relative_to(source)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            out = target / rel / name
+            out.parent.mkdir(parents=True, exist_ok=True)
+            data = (Path(directory) / name).read_bytes()
+            # latin-1 keeps every byte: only ASCII import lines are rewritten
+            out.write_bytes(_rewrite(data.decode("latin-1"), tops, package).encode("latin-1"))
+            count += 1
+    return count
+
+
 WORDS = ("frame", "budget", "gate", "residual", "replay", "span", "run", "attempt", "record",
          "policy", "digest", "window", "queue", "ledger", "vector", "matrix", "report", "table")
 
 
-def _module_source(rng: random.Random, index: int, names: list[str], target: int) -> str:
+def _generated_module(rng: random.Random, index: int, names: list[str]) -> str:
     pkg = names[index].rsplit(".", 1)[0]
-    lines = [
-        f'"""{WORDS[index % len(WORDS)].title()} helpers of {names[index]}.',
-        "",
-        "Generated for the boundary-lint benchmark: realistic shapes, no meaning.",
-        '"""',
-        "",
-        "from __future__ import annotations",
-        "",
-        "import dataclasses",
-        "import logging",
-        "from collections.abc import Iterable, Mapping",
-        "from typing import Any",
-        "",
-    ]
+    lines = [f'"""{WORDS[index % len(WORDS)].title()} helpers of {names[index]}."""', "",
+             "from __future__ import annotations", "", "import dataclasses", "import logging",
+             "from collections.abc import Iterable", ""]
     deps = sorted({rng.randrange(index) for _ in range(min(index, 4))}) if index else []
     for dep in deps:
         dpkg, dmod = names[dep].rsplit(".", 1)
@@ -64,97 +146,116 @@ def _module_source(rng: random.Random, index: int, names: list[str], target: int
             lines.append(f"from . import {dmod}")
         else:
             lines.append(f"from {dpkg}.{dmod} import compute_{dep:04d} as _c{dep}")
-    if index % 97 == 5:
-        lines += ["import importlib", "", "def load_plugin(name: str) -> Any:",
-                  "    return importlib.import_module(name)", ""]
     lines += ["", "logger = logging.getLogger(__name__)", ""]
-    n = 0
-    while sum(len(line) + 1 for line in lines) < target:
+    for n in range(12):
         word = WORDS[(index + n) % len(WORDS)]
-        lines += [
-            "",
-            "@dataclasses.dataclass(frozen=True)",
-            f"class {word.title()}{index:04d}x{n}:",
-            f'    """A {word} record with a name, a value and tags."""',
-            "",
-            "    name: str",
-            "    value: int",
-            "    tags: tuple[str, ...] = ()",
-            "",
-            "    def total(self, extra: Mapping[str, int] | None = None) -> int:",
-            '        """Return the value plus the extra amounts named by the tags."""',
-            "        extra = extra or {}",
-            "        return self.value + sum(extra.get(tag, 0) for tag in self.tags)",
-            "",
-            "",
-            f"def compute_{index:04d}{'' if n == 0 else f'_{n}'}(items: Iterable[int], "
-            "*, scale: int = 3) -> int:",
-            f'    """Fold ``items`` into one {word} total (scaled odd items)."""',
-            "    total = 0",
-            "    for position, item in enumerate(items):",
-            "        if item % 2:",
-            "            total += item * scale",
-            "        elif position > 10:",
-            f'            logger.debug("skipping %s at %d", "{word}", position)',
-            "        else:",
-            "            total -= position",
-            "    return total",
-            "",
-        ]
-        n += 1
-    if index % 250 == 7:
-        lines.append("# A note about the seal of approval, which is not an import.")
+        suffix = "" if n == 0 else f"_{n}"
+        lines += ["", "@dataclasses.dataclass(frozen=True)", f"class {word.title()}{n}:",
+                  "    name: str", "    value: int", "",
+                  f"def compute_{index:04d}{suffix}(items: Iterable[int]) -> int:",
+                  "    total = 0", "    for item in items:", "        total += item",
+                  "    return total", ""]
     return "\n".join(lines) + "\n"
 
 
-SEAL = '''"""The sealing kernel: pure functions over immutable values."""
-
-from __future__ import annotations
-
-import hashlib
-import json
-from dataclasses import dataclass
+SEAL = '"""A sealing module."""\n\nimport hashlib\nimport json\n\n\ndef seal(p):\n' \
+       '    return hashlib.sha256(json.dumps(p).encode()).hexdigest()\n'
 
 
-@dataclass(frozen=True)
-class Sealed:
-    """An immutable sealed record."""
-
-    identity: str
-    payload: str
-
-
-def seal(payload: dict[str, object]) -> Sealed:
-    """Seal ``payload`` with a canonical JSON SHA-256 identity."""
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
-    return Sealed(hashlib.sha256(text.encode()).hexdigest(), text)
-'''
-
-
-def generate(root: Path, modules: int, boundaries: int = 4) -> int:
-    """Write the tree under ``root``; return its size in bytes."""
+def generate(root: Path, modules: int, package: str = "bench") -> int:
     rng = random.Random(20260230)
-    per = max(1, (modules - 1) // PACKAGES)
-    names = [f"bench.pkg_{i // per:02d}.mod_{i:04d}" for i in range(modules - 1)]
-    size = 0
-    (root / "bench" / "kernel").mkdir(parents=True)
-    (root / "bench" / "__init__.py").write_text("")
-    (root / "bench" / "kernel" / "__init__.py").write_text("")
-    for k in range(boundaries):
+    per = max(1, (modules - 5) // 20)
+    names = [f"{package}.pkg_{i // per:02d}.mod_{i:04d}" for i in range(modules - 5)]
+    (root / package / "kernel").mkdir(parents=True)
+    (root / package / "__init__.py").write_text("")
+    (root / package / "kernel" / "__init__.py").write_text("")
+    for k in range(4):
         name = "seal" if k == 0 else f"seal{k}"
-        (root / "bench" / "kernel" / f"{name}.py").write_text(SEAL)
+        (root / package / "kernel" / f"{name}.py").write_text(SEAL)
     for index, name in enumerate(names):
         path = root / (name.replace(".", "/") + ".py")
         if not path.parent.exists():
             path.parent.mkdir(parents=True)
             (path.parent / "__init__.py").write_text("")
-        text = _module_source(rng, index, names, 7500)
+        text = _generated_module(rng, index, names)
+        if index % 50 == 7:  # some modules do import a sealing module
+            text += f"from {package}.kernel import seal{'' if index % 4 == 0 else index % 4}\n"
         path.write_text(text)
-        size += len(text)
-    return size
+    return modules
 
 
-def _banned_for_ruff() -> list[str]:
+@dataclass
+class Tree:
+    name: str
+    root: Path
+    package: str  # the first copy's package
+    modules: int
+    size: int
+    boundaries: list[tuple[str, list[str]]] = field(default_factory=list)
+
+
+def _scan_tree(root: Path) -> tuple[object, dict[str, str]]:
+    from sealed_trace.lint._files import discover
+    from sealed_trace.lint._scan import ScanTarget, scan
+
+    files = discover(str(root), (str(root),), ())
+    paths: dict[str, str] = {}
+    for f in files:
+        if f.module and f.module not in paths:
+            paths[f.module] = f.abspath
+    return scan([ScanTarget(m, str(root), p) for m, p in paths.items()]), paths
+
+
+def drop_unscannable(root: Path) -> int:
+    """Delete the files import-linter's scanner cannot read (the standard library's tests
+    hold deliberately broken files: bad encodings, Python 2 syntax), so that every tool
+    measures the same tree. Returns how many were dropped."""
+    graph, paths = _scan_tree(root)
+    for module in graph.failed:  # type: ignore[attr-defined]
+        os.unlink(paths[module])
+    return len(graph.failed)  # type: ignore[attr-defined]
+
+
+def _importers(root: Path, targets: list[str]) -> dict[str, list[str]]:
+    """First-party modules importing each target, from the lint's own scanner."""
+    graph, _ = _scan_tree(root)
+    out: dict[str, list[str]] = {t: [] for t in targets}
+    for module, edges in graph.edges.items():  # type: ignore[attr-defined]
+        for target, _line in edges:
+            if target in out and module != target:
+                out[target].append(module)
+    return {t: sorted(set(v)) for t, v in out.items()}
+
+
+def build(kind: str, base: Path, copies: int) -> Tree:
+    root = base / f"{kind}-x{copies}"
+    root.mkdir(parents=True)
+    if kind == "generated":
+        packages = ["bench" if i == 0 else f"bench{i}" for i in range(copies)]
+        modules = sum(generate(root, 2000, p) for p in packages)
+    else:
+        source = Path(sysconfig.get_paths()["stdlib" if kind == "stdlib" else "purelib"])
+        stem = "stdlib_copy" if kind == "stdlib" else "site_copy"
+        packages = [stem if copies == 1 else f"{stem}{i}" for i in range(copies)]
+        modules = sum(copy_tree(source, root, p) for p in packages)
+        modules -= drop_unscannable(root)
+    size = sum(p.stat().st_size for p in root.rglob("*.py"))
+    tree = Tree(f"{kind}{'' if copies == 1 else f' x{copies}'}", root, packages[0], modules, size)
+    prefix = "" if kind == "generated" else packages[0] + "."
+    candidates = [prefix + c for c in CANDIDATES[kind]]
+    if kind == "generated":
+        candidates = [c.replace("bench.", packages[0] + ".", 1) for c in CANDIDATES[kind]]
+    importers = _importers(root, candidates)
+    for module in candidates:
+        ups = importers[module][:MAX_UPSTREAM]
+        if ups and len(tree.boundaries) < 4:
+            tree.boundaries.append((module, ups))
+    if not tree.boundaries:
+        sys.exit(f"{kind}: none of the boundary candidates exists with importers")
+    return tree
+
+
+def _ruff_banned() -> list[str]:
     out = []
     for pattern in PRESETS["adr-0230"].banned:
         name = pattern[:-2] if pattern.endswith(".*") else pattern
@@ -163,104 +264,225 @@ def _banned_for_ruff() -> list[str]:
     return out
 
 
-def write_configs(root: Path, boundaries: int) -> None:
-    """pyproject.toml with both the sealed-trace policy and ruff's banned-api table."""
-    lines = ['[tool.sealed_trace]', 'source_roots = ["."]', ""]
-    for k in range(boundaries):
-        name = "seal" if k == 0 else f"seal{k}"
-        lines += ["[[tool.sealed_trace.boundary]]", f'name = "{name}"',
-                  f'module = "bench.kernel.{name}"', 'preset = "adr-0230"',
-                  'upstream = ["bench.pkg_*"]', ""]
+def write_policy(tree: Tree, boundaries: int) -> None:
+    lines = ["[tool.sealed_trace]", 'source_roots = ["."]', ""]
+    for index, (module, ups) in enumerate(tree.boundaries[:boundaries]):
+        lines += ["[[tool.sealed_trace.boundary]]", f'name = "b{index}"', f'module = "{module}"',
+                  'preset = "adr-0230"', f"upstream = {ups!r}".replace("'", '"'), ""]
     lines += ["[tool.ruff.lint.flake8-tidy-imports.banned-api]"]
-    for name in _banned_for_ruff():
-        lines.append(f'"{name}".msg = "banned by ADR-0230 §15.2"')
-    (root / "pyproject.toml").write_text("\n".join(lines) + "\n")
+    lines += [f'"{name}".msg = "banned by ADR-0230"' for name in _ruff_banned()]
+    (tree.root / "pyproject.toml").write_text("\n".join(lines) + "\n")
+    contract = ["[importlinter]", f"root_package = {tree.package}", "", ""]
+    for index, (module, ups) in enumerate(tree.boundaries[:boundaries]):
+        contract += [f"[importlinter:contract:b{index}]", f"name = b{index}", "type = forbidden",
+                     "source_modules =", *(f"    {u}" for u in ups), "forbidden_modules =",
+                     f"    {module}", ""]
+    (tree.root / ".importlinter").write_text("\n".join(contract))
 
 
-def _ruff() -> str:
-    found = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
-    if not os.path.exists(found):
-        sys.exit("ruff not found on PATH or next to the running interpreter")
+# -- measuring ------------------------------------------------------------------------------------
+def _tree_rss(pid: int) -> int:
+    """Summed RSS in kB of ``pid`` and its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        rss[int(entry)] = int(fields[21]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        total += rss.get(current, 0)
+        stack.extend(children.get(current, ()))
+    return total
+
+
+@dataclass
+class Sample:
+    wall: float
+    cpu: float
+    rss_mb: float
+    status: int
+
+
+def run(argv: list[str], cwd: Path, env: dict[str, str] | None = None,
+        expect: str = "") -> Sample:
+    """Run ``argv``: wall and CPU time (the process and its waited descendants) and the peak
+    of the process tree's summed RSS. Exits when the tool failed or did not print
+    ``expect``."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+    peak = [0]
+    done = threading.Event()
+    output: list[bytes] = []
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _tree_rss(process.pid))
+            done.wait(0.005)
+
+    def drain() -> None:
+        assert process.stdout is not None
+        output.append(process.stdout.read())
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    reader = threading.Thread(target=drain, daemon=True)
+    sampler.start()
+    reader.start()
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    done.set()
+    sampler.join()
+    reader.join()
+    text = b"".join(output).decode("utf-8", "replace")
+    cpu = usage.ru_utime + usage.ru_stime
+    peak_kb = max(peak[0], usage.ru_maxrss)
+    if process.returncode not in (0, 1) or expect not in text:
+        sys.exit(f"{' '.join(argv)} failed ({process.returncode}):\n{text[-2000:]}")
+    return Sample(wall, cpu, peak_kb / 1024, process.returncode)
+
+
+def _tool(name: str) -> str:
+    beside = Path(sys.executable).with_name(name)
+    found = str(beside) if beside.exists() else shutil.which(name)
+    if not found:
+        sys.exit(f"{name} not found next to {sys.executable} or on PATH (install '.[dev]')")
     return found
 
 
-def timed(argv: list[str], cwd: Path) -> tuple[float, int, int]:
-    """Run ``argv``; return (wall seconds, exit status, peak RSS in kB of its process tree)."""
-    probe = (
-        "import resource, subprocess, sys, time\n"
-        "t = time.perf_counter()\n"
-        "rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
-        "t = time.perf_counter() - t\n"
-        "print(t, rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
-    )
-    # Installed code runs from cached bytecode: a PYTHONDONTWRITEBYTECODE left in the
-    # environment would recompile the lint's own modules on every run.
+def commands(tree: Tree) -> dict[str, tuple[list[str], list[str], dict[str, str], str]]:
+    """Per tool: (cold argv, warm argv, environment, what its output must show)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = str(REPO)
-    out = subprocess.run([sys.executable, "-c", probe, *argv], cwd=cwd, env=env,
-                         capture_output=True, text=True, check=True).stdout.split()
-    return float(out[0]), int(out[1]), int(out[2])
+    lint = [_tool("sealed-trace"), "lint", "--exit-zero"]
+    ruff = [_tool("ruff"), "check", "--select", "TID251", "--exit-zero", "--quiet"]
+    imports_env = {**env, "PYTHONPATH": str(tree.root)}
+    imports = [_tool("lint-imports")]
+    return {
+        "sealed-trace": ([*lint, "--no-cache"], lint, env, "file(s)"),
+        "ruff": ([*ruff, "--no-cache", "."], [*ruff, "."], env, ""),
+        "import-linter": ([*imports, "--no-cache"], imports, imports_env, "Contracts:"),
+    }
+
+
+def _clear_caches(tree: Tree) -> None:
+    for name in (".sealed_trace_cache", ".ruff_cache", ".import_linter_cache", ".grimp_cache"):
+        shutil.rmtree(tree.root / name, ignore_errors=True)
+
+
+def measure(tree: Tree, rounds: int) -> dict[str, dict[str, list[Sample]]]:
+    """``{tool: {"cold"|"warm"|"cold4": [samples]}}``, tools alternating in each round."""
+    out: dict[str, dict[str, list[Sample]]] = {}
+    tools = commands(tree)
+    for index in range(rounds):
+        order = list(tools) if index % 2 == 0 else list(reversed(tools))
+        for boundaries in (1, 4) if len(tree.boundaries) >= 4 else (1,):
+            write_policy(tree, boundaries)
+            for tool in order:
+                if boundaries == 4 and tool != "sealed-trace":
+                    continue
+                cold, warm, env, expect = tools[tool]
+                _clear_caches(tree)
+                key = "cold" if boundaries == 1 else "cold4"
+                out.setdefault(tool, {}).setdefault(key, []).append(
+                    run(cold, tree.root, env, expect))
+                run(warm, tree.root, env, expect)  # fills the cache
+                if boundaries == 1:
+                    out[tool].setdefault("warm", []).append(run(warm, tree.root, env, expect))
+    return out
+
+
+def _median(samples: list[Sample], attr: str) -> float:
+    return statistics.median(getattr(s, attr) for s in samples)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--modules", type=int, default=2000)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--trees", default="stdlib,site-packages,generated",
+                        help="comma-separated: stdlib, site-packages, generated")
+    parser.add_argument("--growth", type=int, default=5, help="copies in the growth tree (0: none)")
+    parser.add_argument("--keep", metavar="DIR", help="build the trees in DIR and keep them")
     args = parser.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-lint-"))
     if args.keep and base.exists():
         shutil.rmtree(base)
     base.mkdir(parents=True, exist_ok=True)
+    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, {args.rounds} rounds, "
+          "medians; ratios are sealed-trace / the other tool")
+    failed: list[str] = []
     try:
-        size = generate(base, args.modules)
-        print(f"tree: {args.modules} modules, {size / 1e6:.1f} MB, {os.cpu_count()} cores")
-        ruff = _ruff()
-        lint = [sys.executable, "-m", "sealed_trace.lint", "--exit-zero"]
-        cache = base / ".sealed_trace_cache"
-        results: dict[str, float] = {}
-        peak = 0
-        for boundaries in (1, 4):
-            write_configs(base, boundaries)
-            cold, warm = [], []
-            for _ in range(args.repeat):
-                shutil.rmtree(cache, ignore_errors=True)
-                seconds, rc, rss = timed(lint, base)
-                if rc != 0:
-                    sys.exit(f"lint failed with status {rc}")
-                cold.append(seconds)
-                peak = max(peak, rss)
-                seconds, _, rss = timed(lint, base)
-                warm.append(seconds)
-                peak = max(peak, rss)
-            results[f"cold{boundaries}"] = statistics.median(cold)
-            results[f"warm{boundaries}"] = statistics.median(warm)
-        write_configs(base, 1)
-        ruff_cmd = [ruff, "check", "--select", "TID251", "--exit-zero", "--quiet", "."]
-        ruff_cold = statistics.median(
-            timed([*ruff_cmd[:2], "--no-cache", *ruff_cmd[2:]], base)[0]
-            for _ in range(args.repeat)
-        )
-        timed(ruff_cmd, base)  # fill ruff's cache
-        ruff_warm = statistics.median(timed(ruff_cmd, base)[0] for _ in range(args.repeat))
-        cold_ratio = results["cold1"] / ruff_cold
-        warm_ratio = results["warm1"] / ruff_warm
-        mb = peak / 1024
-        print(f"{'':24}{'sealed-trace':>14}{'ruff TID251':>14}{'ratio':>9}{'goal':>8}")
-        print(f"{'cold (no cache)':24}{results['cold1']:>13.3f}s{ruff_cold:>13.3f}s"
-              f"{cold_ratio:>8.2f}x{'<= 3x':>8}")
-        print(f"{'warm (nothing changed)':24}{results['warm1']:>13.3f}s{ruff_warm:>13.3f}s"
-              f"{warm_ratio:>8.2f}x{'<= 1x':>8}")
-        print(f"{'peak memory (lint)':24}{mb:>12.1f}MB{'':>14}{'':>9}{'<= 200':>8}")
-        print(f"boundaries 1 -> 4: cold {results['cold1']:.3f}s -> {results['cold4']:.3f}s "
-              f"({results['cold4'] / results['cold1']:.2f}x), warm {results['warm1']:.3f}s -> "
-              f"{results['warm4']:.3f}s")
-        ok = cold_ratio <= 3 and warm_ratio <= 1 and mb <= 200
-        print("goals met" if ok else "GOALS NOT MET")
-        return 0 if ok else 1
+        for kind in args.trees.split(","):
+            one = build(kind, base, 1)
+            results = {one.name: (one, measure(one, args.rounds))}
+            if args.growth > 1:
+                many = build(kind, base, args.growth)
+                results[many.name] = (many, measure(many, args.rounds))
+            failed += report(results, args.growth)
+            if not args.keep:
+                for tree, _ in results.values():
+                    shutil.rmtree(tree.root, ignore_errors=True)
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
+    print("goals met" if not failed else "GOALS NOT MET: " + "; ".join(failed))
+    return 0 if not failed else 1
+
+
+def report(results: dict[str, tuple[Tree, dict[str, dict[str, list[Sample]]]]],
+           growth: int) -> list[str]:
+    failed: list[str] = []
+    base_rss = None
+    base_modules = None
+    for name, (tree, data) in results.items():
+        lint, ruff, imp = data["sealed-trace"], data["ruff"], data["import-linter"]
+        boundary, ups = tree.boundaries[0]
+        print(f"\n{name}: {tree.modules} modules, {tree.size / 1e6:.1f} MB; boundary {boundary}, "
+              f"{len(ups)} upstream modules")
+        print(f"  {'':18}{'wall s':>9}{'cpu s':>9}{'peak MB':>9}")
+        for tool, samples in (("sealed-trace", lint), ("ruff TID251", ruff),
+                              ("import-linter", imp)):
+            for mode in ("cold", "warm"):
+                print(f"  {tool + ' ' + mode:18}{_median(samples[mode], 'wall'):>9.3f}"
+                      f"{_median(samples[mode], 'cpu'):>9.3f}"
+                      f"{_median(samples[mode], 'rss_mb'):>9.1f}")
+        cold = _median(lint["cold"], "wall")
+        ratios = {
+            "cold / ruff cold": (cold / _median(ruff["cold"], "wall"), 3.0),
+            "cold / import-linter cold": (cold / _median(imp["cold"], "wall"), 1.5),
+            "warm / ruff warm": (_median(lint["warm"], "wall") / _median(ruff["warm"], "wall"),
+                                 1.0),
+        }
+        if "cold4" in lint:
+            ratios["4 boundaries / 1, cold"] = (_median(lint["cold4"], "wall") / cold, 1.25)
+        rss = max(s.rss_mb for s in lint["cold"] + lint["warm"])
+        for label, (value, goal) in ratios.items():
+            met = value <= goal
+            print(f"  {label:30}{value:>7.2f}x  goal <= {goal}x  {'met' if met else 'NOT MET'}")
+            if not met:
+                failed.append(f"{name}: {label} {value:.2f}x")
+        if base_rss is None:
+            base_rss, base_modules = rss, tree.modules
+            goal = 200.0
+            print(f"  {'peak RSS (process tree)':30}{rss:>7.1f} MB goal <= {goal:.0f} MB  "
+                  f"{'met' if rss <= goal else 'NOT MET'}")
+            if rss > goal:
+                failed.append(f"{name}: peak RSS {rss:.0f} MB")
+        else:
+            scale = tree.modules / (base_modules or 1)
+            print(f"  {'peak RSS (process tree)':30}{rss:>7.1f} MB ({rss / base_rss:.2f}x for "
+                  f"{scale:.1f}x the modules) goal <= {scale:.1f}x  "
+                  f"{'met' if rss <= base_rss * scale else 'NOT MET'}")
+            if rss > base_rss * scale:
+                failed.append(f"{name}: RSS grows faster than the modules")
+    return failed
 
 
 if __name__ == "__main__":

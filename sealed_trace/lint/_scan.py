@@ -26,9 +26,9 @@ from typing import Any
 
 __all__ = ["ScanTarget", "StaticEdge", "StaticGraph", "scan"]
 
-#: Modules handed to one call of the scanner: a bad file costs a rescan of its chunk only,
-#: and a call costs a few milliseconds besides the scan itself.
-_CHUNK = 128
+#: Modules per call of the scanner once a file has failed: a further bad file costs a rescan
+#: of its chunk only, and a call costs a few milliseconds besides the scan itself.
+_CHUNK = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +41,9 @@ class ScanTarget:
     abspath: str
 
 
-@dataclass(frozen=True, slots=True)
-class StaticEdge:
-    """An import statement of a scanned module that resolves to first-party module ``target``,
-    at 1-based ``line`` (the statement's first line), spelled ``text`` (that line, stripped)."""
-
-    target: str
-    line: int
-    text: str
+#: An import statement of a scanned module that resolves to first-party module ``target``, at
+#: 1-based ``line`` (the statement's first line): ``(target, line)``.
+StaticEdge = tuple[str, int]
 
 
 @dataclass(slots=True)
@@ -96,8 +91,9 @@ def scan(targets: Sequence[ScanTarget]) -> StaticGraph:
     }
     paths = {t.module: os.path.normpath(t.abspath) for t in targets}
     graph = StaticGraph({}, {}, set(), {})
-    order = sorted(first_party)
-    pending = [order[i:i + _CHUNK] for i in range(0, len(order), _CHUNK)]
+    # One call for the whole tree; once a file has failed, the rest goes in chunks, so that
+    # each further bad file costs a rescan of its chunk only.
+    pending = [sorted(first_party)]
     while pending:
         chunk = pending.pop()
         if not chunk:
@@ -112,7 +108,8 @@ def scan(targets: Sequence[ScanTarget]) -> StaticGraph:
             culprit = _named_file(str(exc), chunk, paths)
             if culprit is not None and culprit in chunk:
                 graph.failed[culprit] = _reason(exc)
-                pending.append([m for m in chunk if m != culprit])
+                rest = [m for m in chunk if m != culprit]
+                pending.extend(rest[i:i + _CHUNK] for i in range(0, len(rest), _CHUNK))
             elif len(chunk) == 1:
                 graph.failed[chunk[0]] = _reason(exc)
             else:  # no file named: halve until the culprit is alone
@@ -131,14 +128,14 @@ def _record(graph: StaticGraph, module: str, imports: Iterable[Any], first_party
     for item in imports:
         name = item.imported.name
         if name in first_party:
-            edges.append(StaticEdge(name, int(item.line_number), str(item.line_contents)))
+            edges.append((name, item.line_number))
         elif name.startswith(".") or name.partition(".")[0] in tops:
             # A first-party name the scanner could not resolve (``import pkg.missing.deeper``
             # still runs ``pkg``) or a relative import above the top package: parsed exactly.
             graph.unresolved.add(module)
         else:
             external.add(name.partition(".")[0])
-    edges.sort(key=lambda e: (e.line, e.target))
+    edges.sort(key=lambda e: (e[1], e[0]))
     graph.edges[module] = tuple(edges)
     graph.external[module] = frozenset(external)
 

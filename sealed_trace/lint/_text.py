@@ -64,6 +64,8 @@ _RELATIVE_DOTS = re.compile(
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _UTF8 = frozenset({"utf-8", "utf_8", "utf8", "utf-8-sig", "ascii", "us-ascii"})
 _LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)?")
+#: The first bytes of a file, where its first two lines usually end.
+_HEAD = 4096
 _TOKEN_TABLE = bytes(c if c in _IDENT_BYTES else 32 for c in range(256))
 
 
@@ -137,13 +139,33 @@ def load(file: SourceFile, limit: int) -> Loaded:
         line, col = _line_of(data, nul)
         item.error = ("ST001", line, col, "source contains a NUL byte")
         return item
+    import unicodedata
+
+    # Most files: no coding cookie in their first two lines (the word does not occur there)
+    # and no BOM. Then they are UTF-8, as Python reads them.
+    start = data[:_HEAD]
+    plain = b"coding" not in start and not data.startswith(b"\xef\xbb\xbf") and (
+        start.count(b"\n") + start.count(b"\r") >= 2 or len(data) <= _HEAD)
+    if plain:
+        if data.isascii():
+            item.scan = data
+            return item
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line, col = _line_of(data, exc.start)
+            item.error = ("ST001", line, col, f"cannot decode as utf-8: {exc.reason}")
+            return item
+        item.text = text
+        item.scan = (data if unicodedata.is_normalized("NFKC", text)
+                     else unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass"))
+        return item
     head = _head_lines(data)
     cookies = [match for line in head if (match := _COOKIE.search(line))]
     if data.isascii() and all(c.group(1).decode().lower() in _UTF8 for c in cookies):
         item.scan = data
         return item
     import tokenize
-    import unicodedata
 
     try:
         # CPython finds the coding cookie on the first two lines as its tokenizer reads

@@ -37,6 +37,7 @@ The engine never imports or executes scanned code.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import itertools
@@ -270,6 +271,96 @@ def lint(
                       time.perf_counter() - started)
 
 
+class _SealedPass:
+    """The sealed modules' libcst pass in a process of its own (:mod:`._cst_worker`), started
+    on construction and collected by :meth:`finish`. Cached facts are taken at once. A file
+    on which the process dies is ST001 (the native parser crashed); the files after it go to
+    a new process. When no process can be started, :meth:`finish` leaves the files unparsed
+    and the engine parses them in process."""
+
+    def __init__(self, run: _Run, paths: list[str]) -> None:
+        self.run = run
+        self.jobs: list[tuple[str, str, dict[str, Any]]] = []
+        for path in paths:
+            item = run.items[path]
+            key = run._cache_key(item, True)
+            cached = run._cached(key)
+            if cached is not None:
+                if run.on_parse is not None:
+                    run.on_parse(path)
+                run._store(path, key, cached)
+                continue
+            self.jobs.append((path, key, {
+                "key": key, "text": item.decoded(), "module": item.file.module,
+                "package": item.file.is_package,
+                "target": list(run.target) if run.target else None}))
+        self.thread: Any = None
+        self.output: list[bytes] = []
+        self.process: Any = None
+        self._start()
+
+    def _start(self) -> None:
+        # Worth a process only when this one has not loaded libcst yet (a command-line run):
+        # a long-lived process (pytest, an editor) parses faster in place.
+        if not self.jobs or "libcst" in sys.modules:
+            return
+        import subprocess
+        import threading
+
+        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
+                                    else "")
+        payload = "".join(json.dumps(job) + "\n" for _, _, job in self.jobs).encode("utf-8")
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "sealed_trace.lint._cst_worker"], env=env,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError:
+            self.process = None
+            return
+        process = self.process
+
+        def talk() -> None:
+            out, _ = process.communicate(payload)
+            self.output.append(out)
+
+        self.thread = threading.Thread(target=talk, name="sealed-trace-libcst", daemon=True)
+        self.thread.start()
+
+    def finish(self) -> None:
+        """Store what the process answered; ST001 for the file it died on; again for the
+        rest."""
+        while self.process is not None:
+            self.thread.join()
+            answers: dict[str, dict[str, Any]] = {}
+            for line in b"".join(self.output).splitlines():
+                with contextlib.suppress(ValueError, KeyError, TypeError):
+                    data = json.loads(line)
+                    answers[str(data["key"])] = data["facts"]
+            remaining: list[tuple[str, str, dict[str, Any]]] = []
+            crashed = False
+            for path, key, job in self.jobs:
+                facts: FileFacts | None = None
+                if key in answers:
+                    with contextlib.suppress(KeyError, TypeError, ValueError, IndexError):
+                        facts = FileFacts.from_json(answers[key])
+                if facts is None and not crashed and self.process.returncode != 0:
+                    crashed = True
+                    facts = FileFacts(error=(
+                        "ST001", 1, 1, "the parser crashed on this file "
+                        f"(exit status {self.process.returncode})"))
+                if facts is None:
+                    remaining.append((path, key, job))
+                    continue
+                if self.run.on_parse is not None:
+                    self.run.on_parse(path)
+                self.run._store(path, key, facts)
+            self.jobs, self.output, self.process = remaining, [], None
+            if remaining and crashed:
+                self._start()
+
+
 class _Run:
     """One cold or partly cached run (steps 1-5 of the module docstring)."""
 
@@ -300,10 +391,14 @@ class _Run:
         self.screens: dict[str, _Screen] = {}
         self.items: dict[str, _text.Loaded] = {}
         self.facts: dict[str, FileFacts] = {}
-        self.static: dict[str, tuple[tuple[str, int, str], ...]] = {}
+        self.static: dict[str, tuple[tuple[str, int], ...]] = {}
         self.external: dict[str, frozenset[str]] = {}
         self._edges: dict[str, list[Edge]] = {}
         self._forward: dict[bool, dict[str, list[Edge]]] = {}
+        self._reverse_graph: dict[bool, dict[str, list[str]]] = {}
+        self._reach: dict[tuple[str, int], dict[str, str | None]] = {}
+        self._upstreams: dict[str, list[str]] = {}
+        self._sealeds: dict[str, list[str]] = {}
         self.target = config.target_version
         #: modules without (complete) static edges: parsed once a clean upstream loads them
         self.unscanned: set[str] = set()
@@ -366,8 +461,7 @@ class _Run:
                 continue
             targets.append(ScanTarget(module, root, f.abspath))
         graph = scan(targets)
-        self.static = {m: tuple((e.target, e.line, e.text) for e in edges)
-                       for m, edges in graph.edges.items()}
+        self.static = graph.edges
         self.external = graph.external
         self.unscanned = exact | graph.unresolved | set(graph.failed)
         return set(graph.failed)
@@ -395,20 +489,31 @@ class _Run:
             if self.on_parse is not None:
                 self.on_parse(path)
             key = self._cache_key(item, full)
-            hit = self.cached_facts.get(key)
-            facts: FileFacts | None = None
-            if hit is not None:
-                with contextlib.suppress(KeyError, TypeError, ValueError, IndexError):
-                    facts = FileFacts.from_json(hit)
+            facts = self._cached(key)
             if facts is None:
                 facts = self._extract(item, full, extract_graph_facts)
-                hit = facts.to_json()
-            self.facts[path] = facts
-            self.new_facts[key] = hit
-            self._edges.pop(module or "", None)
-            self._forward.clear()
-            if not full:  # its text is no longer needed
-                self.items.pop(path, None)
+            self._store(path, key, facts)
+
+    def _cached(self, key: str) -> FileFacts | None:
+        hit = self.cached_facts.get(key)
+        if hit is not None:
+            with contextlib.suppress(KeyError, TypeError, ValueError, IndexError):
+                return FileFacts.from_json(hit)
+        return None
+
+    def _store(self, path: str, key: str, facts: FileFacts) -> None:
+        module = self.by_path[path].module
+        self.new_facts[key] = facts.to_json()
+        item = self.items.get(path)
+        if item is not None and self.screens[path].marker:
+            # judged here, where every rule (plugins too) is registered
+            facts = dataclasses.replace(facts, suppressions=scan_suppressions(item.decoded()))
+        self.facts[path] = facts
+        self._edges.pop(module or "", None)
+        self._forward.clear()
+        self._reverse_graph.clear()
+        if module is None or not self._seals(module):  # its text is no longer needed
+            self.items.pop(path, None)
 
     def _extract(self, item: _text.Loaded, full: bool,
                  graph_pass: Callable[..., FileFacts]) -> FileFacts:
@@ -447,8 +552,8 @@ class _Run:
                                    fact.lazy) for t in self._star_targets(fact.module)
                                   if t != module)
         else:
-            direct = [(t, line, 1, text, False, False)
-                      for t, line, text in self.static.get(module, ())]
+            direct = [(t, line, 1, f"line {line}", False, False)
+                      for t, line in self.static.get(module, ())]
         # An explicit import of an ancestor package is an edge; the ancestors an import
         # runs implicitly are edges unless they are the importer's own (they ran first).
         own = {module, *_ancestors(module)}
@@ -484,25 +589,36 @@ class _Run:
             self._forward[ignore_tc] = graph
         return graph
 
+    def _reverse(self, ignore_tc: bool) -> dict[str, list[str]]:
+        """``{module: the modules importing it}`` (sorted, unique) of :meth:`forward`."""
+        graph = self._reverse_graph.get(ignore_tc)
+        if graph is None:
+            found: dict[str, set[str]] = {}
+            for module, edges in self.forward(ignore_tc).items():
+                for edge in edges:
+                    found.setdefault(edge[0], set()).add(module)
+            graph = {m: sorted(importers) for m, importers in found.items()}
+            self._reverse_graph[ignore_tc] = graph
+        return graph
+
     def reach(self, b: Boundary) -> dict[str, str | None]:
         """Modules reaching ``b``'s sealed module, never through a module ``b`` seals:
         ``{module: next hop on a shortest chain (None for a sealed module)}``."""
-        graph = self.forward(b.type_checking_imports == "ignore")
-        reverse: dict[str, list[str]] = {}
-        for module, edges in graph.items():
-            if b.seals(module):
-                continue
-            for edge in edges:
-                reverse.setdefault(edge[0], []).append(module)
-        sealed = sorted(m for m in self.modules if b.seals(m))
+        key = (b.name, len(self.facts))
+        cached = self._reach.get(key)
+        if cached is not None:
+            return cached
+        reverse = self._reverse(b.type_checking_imports == "ignore")
+        sealed = self._sealed(b)
         hop: dict[str, str | None] = dict.fromkeys(sealed)
         queue = deque(sealed)
         while queue:
             current = queue.popleft()
-            for importer in sorted(set(reverse.get(current, ()))):
-                if importer not in hop:
+            for importer in reverse.get(current, ()):
+                if importer not in hop and not b.seals(importer):
                     hop[importer] = current
                     queue.append(importer)
+        self._reach[key] = hop
         return hop
 
     def closure(self, starts: Iterable[str], b: Boundary) -> dict[str, str | None]:
@@ -553,7 +669,16 @@ class _Run:
 
     # -- step 4 ----------------------------------------------------------------------------
     def _upstream(self, b: Boundary) -> list[str]:
-        return sorted(m for m in self.modules if b.is_upstream(m))
+        found = self._upstreams.get(b.name)
+        if found is None:
+            found = self._upstreams[b.name] = sorted(m for m in self.modules if b.is_upstream(m))
+        return found
+
+    def _sealed(self, b: Boundary) -> list[str]:
+        found = self._sealeds.get(b.name)
+        if found is None:
+            found = self._sealeds[b.name] = sorted(m for m in self.modules if b.seals(m))
+        return found
 
     def _clean(self, b: Boundary, hop: dict[str, str | None]) -> list[str]:
         """Upstream modules that reach no sealed module, themselves or through an ancestor."""
@@ -635,19 +760,15 @@ class _Run:
     # -- step 5 ----------------------------------------------------------------------------
     def execute(self) -> tuple[LintResult, dict[str, Any]]:
         self._screen_all()
-        # The sealed modules' libcst pass (libcst's import alone takes a quarter of a second)
-        # runs while the compiled scanner, which releases the interpreter, scans the tree.
-        import threading
-
+        # The sealed modules' libcst pass (libcst's import alone takes a third of a second)
+        # runs in a process of its own while this one scans the tree.
         sealed = sorted(p for p in self.items if p not in self.facts)
-        worker = threading.Thread(target=self._parse, args=(sealed,),
-                                  name="sealed-trace-boundary")
-        worker.start()
+        pass_ = _SealedPass(self, sealed)
         try:
             exact = self._scan()
         finally:
-            worker.join()
-        self._parse(sealed)  # a no-op, unless the worker died: then it fails here, loudly
+            pass_.finish()
+        self._parse(sealed)  # whatever the process could not answer, parsed here
         self._fixpoint(exact)
         # ST404 parses the modules on its chains; what they show may change the graph, so
         # the fixpoint runs again until neither parses anything new.
@@ -768,13 +889,20 @@ class _Run:
         edges = [e for e in edges if not (ignore and e[4])]
         direct = [ReverseEdge(e[1], e[2], e[3], (e[0],)) for e in edges if b.seals(e[0])]
         if direct:
-            seen: set[tuple[int, int, str]] = set()
-            unique = []
+            # one per import statement: the names of ``from m import (a, b)`` follow each
+            # other with the same ``from m`` spelling
+            unique: list[ReverseEdge] = []
             for edge in direct:
-                key = (edge.line, edge.column, edge.text)
-                if key not in seen:
-                    seen.add(key)
-                    unique.append(edge)
+                previous = unique[-1] if unique else None
+                if previous is not None and (
+                        (previous.line, previous.column, previous.text)
+                        == (edge.line, edge.column, edge.text)
+                        or (previous.chain == edge.chain and " import " in edge.text
+                            and previous.text.split(" import ")[0]
+                            == edge.text.split(" import ")[0]
+                            and edge.line - previous.line <= 1)):
+                    continue
+                unique.append(edge)
             return tuple(unique)
         best: tuple[int, int, int, ReverseEdge] | None = None
         reaching: set[str] = set()
