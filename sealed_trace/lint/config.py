@@ -424,8 +424,8 @@ def parse_config(
                 )
             probe = Boundary("", sealed or "", "", (), (), (), upstream)
             for pattern in upstream:
-                if not any(probe.is_upstream(m) and fnmatch.fnmatchcase(m, pattern)
-                           for m in modules):
+                match = re.compile(fnmatch.translate(pattern)).match
+                if not any(match(m) and not probe.seals(m) for m in modules):
                     problems.append(
                         f"boundary[{index}].upstream pattern {pattern!r} matches no module in "
                         "the source roots (other than the sealed module)"

@@ -426,8 +426,6 @@ class _Run:
                 or _text.deep_relative(item.scan, f.module, f.is_package))
             self.screens[f.relpath] = _Screen(
                 item.error, _MARKER in item.scan, bool(exact), b"TYPE_CHECKING" in item.scan)
-            if owner and item.error is None and self._seals(f.module or ""):
-                self.items[f.relpath] = item  # parsed first thing: keep it
 
     def _item(self, path: str) -> _text.Loaded:
         item = self.items.get(path)
@@ -505,7 +503,7 @@ class _Run:
         module = self.by_path[path].module
         self.new_facts[key] = facts.to_json()
         item = self.items.get(path)
-        if item is not None and self.screens[path].marker:
+        if item is not None and _MARKER in item.scan:
             # judged here, where every rule (plugins too) is registered
             facts = dataclasses.replace(facts, suppressions=scan_suppressions(item.decoded()))
         self.facts[path] = facts
@@ -691,13 +689,12 @@ class _Run:
             for u in self._upstream(b):
                 first.add(self.modules[u])
                 first.update(self.modules[a] for a in _ancestors(u) if a in self.modules)
-        self._parse(sorted(p for p in self.modules.values()
-                           if self._seals(self.by_path[p].module or "")))
         for b in self.config.boundaries:  # what ST104 asks about: the allowed modules used
             for sealed in (m for m in self.modules if b.seals(m)):
                 first.update(self.modules[e[0]] for e in self.edges(sealed)
                              if b.allows_import(e[0]) and not b.seals(e[0]))
-        self._parse(first)
+        # Sealed modules come from the libcst pass (their edges never extend the graph).
+        self._parse(p for p in first if not self._seals(self.by_path[p].module or ""))
         while True:
             need = self._star_sources()
             for b in self.config.boundaries:
@@ -705,7 +702,8 @@ class _Run:
                 need |= self._candidates(b, hop)
                 if b.type_checking_imports == "ignore":
                     need |= self._unverified(b, hop)
-            need = {p for p in need if p not in self.facts and self.screens[p].error is None}
+            need = {p for p in need if p not in self.facts and self.screens[p].error is None
+                    and not self._seals(self.by_path[p].module or "")}
             if not need:
                 return
             self._parse(need)
@@ -715,7 +713,8 @@ class _Run:
         out: set[str] = set()
         for facts in self.facts.values():
             for fact in facts.imports:
-                if fact.name == "*" and fact.module in self.packages:
+                if (fact.name == "*" and fact.module in self.packages
+                        and not self._seals(fact.module)):  # those come from the libcst pass
                     out.add(self.modules[fact.module])
         return out
 
@@ -759,17 +758,23 @@ class _Run:
 
     # -- step 5 ----------------------------------------------------------------------------
     def execute(self) -> tuple[LintResult, dict[str, Any]]:
-        self._screen_all()
         # The sealed modules' libcst pass (libcst's import alone takes a third of a second)
-        # runs in a process of its own while this one scans the tree.
-        sealed = sorted(p for p in self.items if p not in self.facts)
+        # runs in a process of its own while this one screens and scans the tree and parses
+        # what the fixpoint asks for: the reverse-dependency graph never runs through a sealed
+        # module, so the fixpoint does not wait for their facts.
+        sealed = sorted(path for module, path in self.modules.items() if self._seals(module))
+        for path in sealed:
+            self.items[path] = _text.load(self.by_path[path], self.config.max_file_bytes)
+        sealed = [path for path in sealed if self.items[path].error is None]
         pass_ = _SealedPass(self, sealed)
         try:
+            self._screen_all()
             exact = self._scan()
+            self._fixpoint(exact)
         finally:
             pass_.finish()
         self._parse(sealed)  # whatever the process could not answer, parsed here
-        self._fixpoint(exact)
+        self._fixpoint(set())
         # ST404 parses the modules on its chains; what they show may change the graph, so
         # the fixpoint runs again until neither parses anything new.
         while True:
