@@ -12,7 +12,7 @@ Nothing here imports libcst or grimp, or executes scanned code.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sealed_trace.lint._files import SourceFile, read_bytes
 from sealed_trace.lint.facts import DYNAMIC_WORDS
@@ -73,15 +73,14 @@ _TOKEN_TABLE = bytes(c if c in _IDENT_BYTES else 32 for c in range(256))
 class Loaded:
     """One file as read: ``scan`` (the NFKC-normalised text as UTF-8, what every search reads),
     ``text`` (the decoded text, None until needed for an ASCII file), ``raw`` (the bytes on
-    disk), ``error`` (``(code, line, column, message)``: ST001/ST002) and the R-words already
-    checked (the engine's fixpoint asks each word once) and the ``encoding`` read."""
+    disk), ``error`` (``(code, line, column, message)``: ST001/ST002) and
+    the ``encoding`` read."""
 
     file: SourceFile
     scan: bytes = b""
     text: str | None = None
     raw: bytes = b""
     error: tuple[str, int, int, str] | None = None
-    words_checked: set[bytes] = field(default_factory=set)
     token_set: frozenset[bytes] | None = None
     #: the encoding the text was decoded with (``utf-8`` for ASCII files too)
     encoding: str = "utf-8"

@@ -405,6 +405,8 @@ class _Run:
         #: ST404 per (boundary name, sealed module)
         self.closures: dict[tuple[str, str], tuple[ClosureEdge, ...]] = {}
         self._kinds: dict[str, str] = {}
+        #: per unparsed file of a clean closure: the words of R already looked for in it
+        self._words_checked: dict[str, set[bytes]] = {}
 
     # -- reading ---------------------------------------------------------------------------
     def _is_selected(self, relpath: str) -> bool:
@@ -730,16 +732,24 @@ class _Run:
             if module in self.unscanned:
                 out.add(path)
                 continue
-            item = self._item(path)
+            checked = self._words_checked.get(path)
+            fresh = words - checked if checked is not None else words
+            if checked is not None and not fresh:
+                continue
+            # Read again only when there is something new to ask, and kept only while asked:
+            # the closure of an upstream module can hold much of a tree.
+            item = _text.load(self.by_path[path], self.config.max_file_bytes)
             if item.error is not None:
                 continue
-            if _text.may_import_dynamically(item.scan) or _text.star_import(item.scan):
+            if checked is None and (_text.may_import_dynamically(item.scan)
+                                    or _text.star_import(item.scan)):
                 out.add(path)
+                self.items[path] = item
                 continue
-            fresh = words - item.words_checked
-            item.words_checked |= fresh
-            if fresh and not item.tokens().isdisjoint(fresh):
+            self._words_checked.setdefault(path, set()).update(fresh)
+            if not item.tokens().isdisjoint(fresh):
                 out.add(path)
+                self.items[path] = item
         return out
 
     def _unverified(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
