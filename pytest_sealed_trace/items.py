@@ -100,7 +100,8 @@ def _compute(config: pytest.Config) -> LintResults:
             "\n".join(
                 [
                     f"sealed-trace lint configuration {error.source}:",
-                    *(f"  - {p}" for p in error.problems),
+                    *(f"  - line {n}: {p}" if n else f"  - {p}"
+                      for p, n in zip(error.problems, error.lines, strict=True)),
                 ]
             )
         ) from None

@@ -73,8 +73,8 @@ def run_lint(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.lint_config) if args.lint_config else load_config()
     except ConfigError as exc:
-        for problem in exc.problems:
-            _error(f"{exc.source}: {problem}")
+        for problem in exc.located():
+            _error(problem)
         return 2
 
     def load_rules() -> tuple[Rule, ...]:

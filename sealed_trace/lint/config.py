@@ -64,12 +64,21 @@ _Discover = Callable[[str, tuple[str, ...], tuple[str, ...]], list[SourceFile]]
 
 
 class ConfigError(Exception):
-    """An invalid or missing policy. ``problems`` lists one line per problem, in file order."""
+    """An invalid or missing policy. ``problems`` lists one line per problem, in file order;
+    ``lines`` the line of the policy file each one is about, where it can be found (None
+    otherwise). :meth:`located` gives them as ``file:line: problem``."""
 
-    def __init__(self, source: str, problems: list[str]) -> None:
+    def __init__(self, source: str, problems: list[str],
+                 lines: list[int | None] | None = None) -> None:
         self.source = source
         self.problems = list(problems)
+        self.lines = list(lines) if lines is not None else [None] * len(self.problems)
         super().__init__(f"{source}: " + "; ".join(self.problems))
+
+    def located(self) -> list[str]:
+        """One ``source[:line]: problem`` string per problem."""
+        return [f"{self.source}:{line}: {p}" if line else f"{self.source}: {p}"
+                for p, line in zip(self.problems, self.lines, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,19 +187,112 @@ class LintConfig:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _read_toml(path: Path) -> tuple[dict[str, Any] | None, bytes]:
+    """``path`` parsed (None when it cannot be read or parsed) and its bytes."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None, b""
+    try:
+        return tomllib.loads(raw.decode("utf-8")), raw
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None, raw
+
+
 def find_config(start: str | os.PathLike[str]) -> Path | None:
-    """Return the nearest ``pyproject.toml`` at or above ``start`` that has [tool.sealed_trace]."""
+    """Return the nearest ``pyproject.toml`` at or above ``start`` whose TOML holds a
+    ``tool.sealed_trace`` table (in any TOML spelling: ``[tool.sealed_trace]``, or ``[tool]``
+    with ``sealed_trace.boundary = ...``). One that is not valid TOML or not UTF-8 but
+    mentions ``sealed_trace`` is returned too, so that loading it says what is wrong."""
     here = Path(start).resolve()
     for directory in (here, *here.parents):
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
-            try:
-                text = candidate.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                return candidate
-            if re.search(r"^\s*\[\[?\s*tool\.sealed_trace", text, re.MULTILINE):
+            document, raw = _read_toml(candidate)
+            if document is None:
+                if b"sealed_trace" in raw or b"sealed-trace" in raw:
+                    return candidate
+                continue
+            tool = document.get("tool")
+            if isinstance(tool, dict) and "sealed_trace" in tool:
                 return candidate
     return None
+
+
+def _near_misses(start: str | os.PathLike[str]) -> list[str]:
+    """Hints for a policy that is almost there: a ``tool`` table named like ours
+    (``[tool.sealed-trace]``, ``[tool.sealedtrace]``) at or above ``start``."""
+    import difflib
+
+    here = Path(start).resolve()
+    hints: list[str] = []
+    for directory in (here, *here.parents):
+        candidate = directory / "pyproject.toml"
+        if not candidate.is_file():
+            continue
+        document, _ = _read_toml(candidate)
+        tool = document.get("tool") if document is not None else None
+        if isinstance(tool, dict):
+            for name in tool:
+                folded = name.lower().replace("-", "_").replace(".", "_")
+                if name != "sealed_trace" and (
+                        folded == "sealed_trace"
+                        or difflib.SequenceMatcher(None, folded, "sealed_trace").ratio() > 0.8):
+                    hints.append(f"{candidate} has [tool.{name}]: the table is "
+                                 "[tool.sealed_trace]")
+        if hints:
+            break
+    return hints
+
+
+_KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """Lines of the policy's keys: ``{"jobs": 4, "boundary[0]": 9, "boundary[0].module": 11}``
+    (the first line of each; only what the headers ``[tool.sealed_trace]`` and
+    ``[[tool.sealed_trace.<array>]]`` open)."""
+    out: dict[str, int] = {}
+    prefix: str | None = None
+    counts: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
+        if header:
+            name = header.group(2).replace(" ", "").replace('"', "")
+            if name == "tool.sealed_trace":
+                prefix = ""
+            elif name.startswith("tool.sealed_trace.") and header.group(1) == "[[":
+                array = name[len("tool.sealed_trace."):]
+                index = counts.get(array, 0)
+                counts[array] = index + 1
+                prefix = f"{array}[{index}]"
+                out.setdefault(prefix, number)
+            else:
+                prefix = None
+            continue
+        key = _KEY_LINE.match(line)
+        if key and prefix is not None:
+            out.setdefault(f"{prefix}.{key.group(1)}" if prefix else key.group(1), number)
+    return out
+
+
+_PROBLEM_KEY = re.compile(r"^(?:unknown key '([^']+)'|([a-z_]+\[\d+\])(?:\.([a-z_]+))?"
+                          r"(?:: unknown key '([^']+)')?|([a-z_]+))")
+
+
+def _line_of(problem: str, lines: dict[str, int]) -> int | None:
+    match = _PROBLEM_KEY.match(problem)
+    if match is None:
+        return None
+    top, table, key, unknown, word = match.groups()
+    if top:
+        return lines.get(top)
+    if table:
+        inner = key or unknown
+        return lines.get(f"{table}.{inner}") if inner and f"{table}.{inner}" in lines \
+            else lines.get(table)
+    return lines.get(word or "")
 
 
 def _suggest(key: str, known: Iterable[str]) -> str:
@@ -201,10 +303,19 @@ def _suggest(key: str, known: Iterable[str]) -> str:
 
 
 def _type_name(value: object) -> str:
-    return {
+    """``value`` as a problem shows it: its TOML type and (shortened) the value itself."""
+    kind = {
         bool: "a boolean", int: "an integer", float: "a float", str: "a string",
         list: "an array", dict: "a table",
     }.get(type(value), type(value).__name__)
+    if isinstance(value, dict):
+        return kind
+    shown = json.dumps(value, default=str) if not isinstance(value, (int, float)) else repr(value)
+    if isinstance(value, bool):
+        shown = "true" if value else "false"
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"{kind} ({shown})"
 
 
 def _str_list(
@@ -257,7 +368,7 @@ def _boundary(
     if name is None:
         problems.append(f"{where}.name is required")
     elif not isinstance(name, str) or not name.strip():
-        problems.append(f"{where}.name must be a non-empty string")
+        problems.append(f"{where}.name must be a non-empty string, not {_type_name(name)}")
     elif name in seen_names:
         problems.append(f"{where}.name {name!r} is used by another boundary")
     else:
@@ -266,7 +377,8 @@ def _boundary(
     if module is None:
         problems.append(f"{where}.module is required")
     elif not isinstance(module, str) or not _DOTTED.match(module):
-        problems.append(f"{where}.module must be a dotted module name string")
+        problems.append(f"{where}.module must be a dotted module name string, not "
+                        f"{_type_name(module)}")
     preset_name = table.get("preset", "none")
     preset = None
     if not isinstance(preset_name, str):
@@ -373,10 +485,11 @@ def parse_config(
     elif isinstance(cache_raw, str) and cache_raw:
         cache_dir = os.path.normpath(os.path.join(root, cache_raw))
     else:
-        problems.append("cache_dir must be a non-empty string or false")
+        problems.append(
+            f"cache_dir must be a non-empty string or false, not {_type_name(cache_raw)}")
     max_bytes = data.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
-        problems.append("max_file_bytes must be a positive integer")
+        problems.append(f"max_file_bytes must be a positive integer, not {_type_name(max_bytes)}")
         max_bytes = DEFAULT_MAX_FILE_BYTES
     target = target_from_requires_python(requires_python)
     target_raw = data.get("target_version")
@@ -384,12 +497,13 @@ def parse_config(
         version = _VERSION.match(target_raw) if isinstance(target_raw, str) else None
         if version is None:
             problems.append(f"target_version must be a Python version string such as \"3.12\", "
-                            f"not {target_raw!r}")
+                            f"not {_type_name(target_raw)}")
         else:
             target = (int(version.group(1)), int(version.group(2)))
     jobs = data.get("jobs", 0)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-        problems.append("jobs must be a non-negative integer (0 = one per core)")
+        problems.append(f"jobs must be a non-negative integer (0 = one per core), not "
+                        f"{_type_name(jobs)}")
         jobs = 0
     boundaries: list[Boundary] = []
     targets: list[tuple[int, str | None, tuple[str, ...]]] = []
@@ -451,16 +565,19 @@ def load_config(
 ) -> LintConfig:
     """Load the policy from ``path`` or from the nearest ``pyproject.toml`` above ``cwd``.
 
-    Raises :class:`ConfigError` when no file is found, it is not valid TOML, it has no
-    ``[tool.sealed_trace]`` table, or the table is invalid.
+    Raises :class:`ConfigError` when no file is found (with a hint when a table is named
+    almost like ours), it is not UTF-8 (saying at which byte) or not valid TOML, it has no
+    ``tool.sealed_trace`` table, or the table is invalid (each problem with the line of its
+    key where it can be found).
     """
+    where = cwd or os.getcwd()
     if path is None:
-        found = find_config(cwd or os.getcwd())
+        found = find_config(where)
         if found is None:
-            raise ConfigError(
-                str(cwd or os.getcwd()),
-                ["no pyproject.toml with a [tool.sealed_trace] table here or in a parent folder"],
-            )
+            raise ConfigError(str(where), [
+                "no pyproject.toml with a [tool.sealed_trace] table here or in a parent folder",
+                *_near_misses(where),
+            ])
         config_path = found
     else:
         config_path = Path(path)
@@ -470,18 +587,30 @@ def load_config(
     except OSError as exc:
         raise ConfigError(shown, [f"cannot read: {exc.strerror or exc}"]) from None
     try:
-        document = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ConfigError(shown, ["is not UTF-8"]) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ConfigError(shown, [
+            f"is not UTF-8: byte {exc.start} (line {line}, column {column}) is "
+            f"0x{raw[exc.start]:02x}, {exc.reason}"], [line]) from None
+    try:
+        document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(shown, [f"is not valid TOML: {exc}"]) from None
     tool = document.get("tool", {})
     section = tool.get("sealed_trace") if isinstance(tool, dict) else None
     if section is None:
-        raise ConfigError(shown, ["has no [tool.sealed_trace] table"])
+        raise ConfigError(shown, ["has no [tool.sealed_trace] table",
+                                  *_near_misses(config_path.parent)][:2])
     if not isinstance(section, dict):
         raise ConfigError(shown, ["tool.sealed_trace must be a table"])
     root = str(config_path.resolve().parent)
     project = document.get("project")
     requires = project.get("requires-python") if isinstance(project, dict) else None
-    return parse_config(section, root, shown, requires_python=requires)
+    try:
+        return parse_config(section, root, shown, requires_python=requires)
+    except ConfigError as error:
+        lines = _key_lines(text)
+        raise ConfigError(error.source, error.problems,
+                          [_line_of(p, lines) for p in error.problems]) from None

@@ -143,8 +143,9 @@ def test_config_error_is_exit_2_one_line_per_problem(project: Project) -> None:
     project.top_toml += "bogus = 1\n"
     code, _, err = _cli(project)
     assert code == 2
+    # the policy: [tool.sealed_trace], source_roots, cache_dir, then the bad key on line 4
     assert err.splitlines() == [
-        f"sealed-trace lint: {project.root / 'pyproject.toml'}: unknown key 'bogus'"
+        f"sealed-trace lint: {project.root / 'pyproject.toml'}:4: unknown key 'bogus'"
     ]
     assert "Traceback" not in err
 

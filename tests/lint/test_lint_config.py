@@ -137,3 +137,57 @@ upstream = ["pkg.values"]
     found = {(f.path, f.code, f.boundary) for f in project.findings()}
     assert ("src/pkg/kernel.py", "ST101", "kernel") in found
     assert ("src/pkg/values.py", "ST401", "kernel") in found
+
+
+# -- issue 9 §6: reading the policy ---------------------------------------------------------------
+def test_the_policy_is_found_in_any_toml_spelling(project: Project) -> None:
+    path = project.write_config()
+    text = path.read_text()
+    dotted = text.replace("[tool.sealed_trace]\n", "[tool]\nsealed_trace.source_roots = "
+                          '["src"]\nsealed_trace.cache_dir = false\n', 1)
+    dotted = dotted.replace('source_roots = ["src"]\ncache_dir = false\n', "", 1)
+    path.write_text(dotted)
+    assert find_config(project.root / "src") == path
+    assert load_config(find_config(project.root) or path).boundaries[0].name == "sealed"
+
+
+def test_a_near_miss_table_gets_a_hint(project: Project) -> None:
+    path = project.write_config()
+    path.write_text(path.read_text().replace("tool.sealed_trace", "tool.sealed-trace"))
+    with pytest.raises(ConfigError) as info:
+        load_config(cwd=str(project.root / "src"))
+    assert any("[tool.sealed-trace]: the table is [tool.sealed_trace]" in p
+               for p in info.value.problems)
+
+
+def test_type_errors_echo_the_value_and_problems_point_at_their_line(project: Project) -> None:
+    project.top_toml += 'jobs = "4"\n'
+    project.boundary_toml += 'closure = "yes"\n'
+    with pytest.raises(ConfigError) as info:
+        project.config()
+    located = dict(zip(info.value.problems, info.value.lines, strict=True))
+    jobs = next(p for p in located if p.startswith("jobs"))
+    closure = next(p for p in located if ".closure" in p)
+    assert 'not a string ("4")' in jobs
+    assert 'not a string ("yes")' in closure
+    text = (project.root / "pyproject.toml").read_text().splitlines()
+    assert text[located[jobs] - 1].startswith("jobs")
+    assert text[located[closure] - 1].startswith("closure")
+
+
+def test_a_policy_that_is_not_utf8_says_at_which_byte(project: Project) -> None:
+    path = project.write_config()
+    path.write_bytes(path.read_bytes().replace(b"cache_dir", b"cache_d\xffr"))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    (problem,) = info.value.problems
+    assert "is not UTF-8: byte" in problem
+    assert "(line 3, column 8) is 0xff" in problem
+
+
+def test_one_toml_dialect_on_every_python(project: Project) -> None:
+    # TOML 1.1's trailing comma in an inline table is not TOML 1.0, whatever reads it
+    path = project.write_config()
+    path.write_text(path.read_text() + '[tool.other]\nx = { a = 1, }\n')
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(path)
