@@ -144,6 +144,20 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from sealed_trace.lint.catalog import RULES
+
+    with contextlib.suppress(Exception):  # installed plugin rules, when they load
+        from sealed_trace.lint.plugins import load_plugin_rules, plugin_manager
+
+        load_plugin_rules(plugin_manager())
+    width = max(len(info.name) for info in RULES.values())
+    lines = [f"{code}  {info.name:<{width}}  {info.summary}"
+             for code, info in sorted(RULES.items())]
+    _write(("\n".join(lines) + "\n").encode())
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
@@ -164,6 +178,8 @@ def _parser() -> argparse.ArgumentParser:
         "--all", action="store_true", help="print the table of every reason code (Markdown)"
     )
     explain_cmd.set_defaults(run=_cmd_explain)
+    rules = sub.add_parser("rules", help="list every lint rule: code, name, summary")
+    rules.set_defaults(run=_cmd_rules)
     try:
         from sealed_trace.lint.cli import add_lint_parser, run_lint
     except ImportError:

@@ -133,3 +133,15 @@ def test_bad_usage_is_exit_2_without_traceback():
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "error:" in result.stderr
+
+
+def test_rules_lists_every_lint_rule(capsys) -> None:  # type: ignore[no-untyped-def]
+    from sealed_trace.cli import main
+    from sealed_trace.lint.catalog import RULES
+
+    assert main(["rules"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    codes = [line.split()[0] for line in lines]
+    assert codes == sorted(RULES)
+    assert {"ST104", "ST403", "ST404"} <= set(codes)
+    assert any(line.split()[:2] == ["ST201", "banned-call"] for line in lines)

@@ -107,8 +107,8 @@ def test_github_format(dirty: Project) -> None:
     lines = out.splitlines()
     assert code == 1
     assert lines[0] == (
-        "::error file=src/pkg/sealed.py,line=1,col=8,title=ST102 banned-import::"
-        "`import os` imports a banned name"
+        "::error title=sealed-trace (ST102),file=src/pkg/sealed.py,line=1,col=8,endLine=1,"
+        "endColumn=8::ST102 banned-import: `import os` imports a banned name"
     )
 
 

@@ -62,7 +62,7 @@ def test_github_and_sarif_paths_are_repository_relative(project, capsys, monkeyp
     monkeypatch.chdir(project.parent)
     config = str(project / "pyproject.toml")
     assert main(["lint", "--no-cache", "--config", config, "--format", "github"]) == 1
-    assert "::error file=sub/src/pkg/sealed.py,line=1,col=8," in capsys.readouterr().out
+    assert ",file=sub/src/pkg/sealed.py,line=1,col=8," in capsys.readouterr().out
     assert main(["lint", "--no-cache", "--config", config, "--format", "sarif"]) == 1
     sarif = json.loads(capsys.readouterr().out)
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]

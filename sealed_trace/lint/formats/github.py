@@ -1,4 +1,5 @@
-"""GitHub Actions workflow commands: ``::error file=P,line=L,col=C,title=T::message``.
+"""GitHub Actions workflow commands, as ruff writes them:
+``::error title=sealed-trace (CODE),file=P,line=L,col=C,endLine=L,endColumn=C::message``.
 
 Property values escape ``%``, CR, LF, ``:`` and ``,``; the message escapes ``%``, CR and LF.
 """
@@ -21,7 +22,8 @@ def _prop(text: str) -> str:
 def render(result: LintResult, tool_version: str) -> str:
     """Return one annotation line per finding."""
     return "".join(
-        f"::error file={_prop(f.path)},line={f.line},col={f.column},"
-        f"title={_prop(f'{f.code} {f.rule_name}')}::{_data(f.message)}\n"
+        f"::error title={_prop(f'sealed-trace ({f.code})')},file={_prop(f.path)},"
+        f"line={f.line},col={f.column},endLine={f.line},endColumn={f.column}::"
+        f"{_data(f'{f.code} {f.rule_name}: {f.message}')}\n"
         for f in result.findings
     )
