@@ -34,6 +34,7 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
+from sealed_trace.lint._text import type_checking_spoofed
 from sealed_trace.lint.facts import (
     IMPORT_FUNCS,
     PATH_LOADERS,
@@ -354,6 +355,9 @@ class _Collector(cst.CSTVisitor):
         self._method_stack: list[tuple[str, str]] = []
         #: function bodies the walk is inside: imports there are lazy
         self._fn_depth = 0
+        #: ``TYPE_CHECKING`` may be bound or written otherwise than imported (set by
+        #: :func:`extract_facts` from the text): no block is type-checking-only
+        self._tc_spoofed = False
         #: string literals that are call arguments or subscripts (they may name an attribute)
         self._lookup_strings: set[int] = set()
         #: modules star-imported at module level: an unbound name may come from any of them
@@ -569,7 +573,7 @@ class _Collector(cst.CSTVisitor):
             self._tc_depth -= 1
 
     def visit_If(self, node: cst.If) -> None:
-        if not self._qnames(node.test) & _TYPE_CHECKING:
+        if self._tc_spoofed or not self._qnames(node.test) & _TYPE_CHECKING:
             return
         if isinstance(node.test, cst.Name):
             scope = self.get_metadata(ScopeProvider, node.test, None)
@@ -581,6 +585,7 @@ class _Collector(cst.CSTVisitor):
 
     # -- imports -------------------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
+        statement = self._pos(node)[0]
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
             bound = alias.asname.name if alias.asname is not None else alias.name
@@ -588,7 +593,7 @@ class _Collector(cst.CSTVisitor):
             line, col = self._pos(alias)
             self.imports.append(
                 ImportFact(line, col, name, None, "import", self._tc_depth > 0, f"import {name}",
-                           self._fn_depth > 0)
+                           self._fn_depth > 0, statement)
             )
         return False
 
@@ -598,11 +603,12 @@ class _Collector(cst.CSTVisitor):
         module = self._absolute(level, name or "")
         spelled = "." * level + (name or "")
         tc = self._tc_depth > 0
+        statement = self._pos(node)[0]
         if isinstance(node.names, cst.ImportStar):
             line, col = self._pos(node)
             self.imports.append(
                 ImportFact(line, col, module, "*", "from", tc, f"from {spelled} import *",
-                           self._fn_depth > 0)
+                           self._fn_depth > 0, statement)
             )
             return False
         for alias in node.names:
@@ -612,7 +618,7 @@ class _Collector(cst.CSTVisitor):
             line, col = self._pos(alias)
             self.imports.append(
                 ImportFact(line, col, module, imported, "from", tc,
-                           f"from {spelled} import {imported}", self._fn_depth > 0)
+                           f"from {spelled} import {imported}", self._fn_depth > 0, statement)
             )
         return False
 
@@ -1260,6 +1266,7 @@ def _analyse(text: str, module: str | None, is_package: bool,
     try:
         wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
         collector = _Collector(module, is_package)
+        collector._tc_spoofed = type_checking_spoofed(text)
         wrapper.visit(collector)
         collector.finish()
     except RecursionError:
@@ -1284,8 +1291,9 @@ def extract_facts(
     # parser's stack, and reports syntax errors exactly as the interpreter would.
     newer: tuple[int, int] | None = None
     try:
-        ast.parse(text, feature_version=target if target is not None and target < running
-                  else None)
+        tree = ast.parse(text, feature_version=target if target is not None and target < running
+                         else None)
+        compile(tree, "<module>", "exec", dont_inherit=True)  # the compiler's checks too
     except SyntaxError as exc:
         if target is None or target <= running:
             where = (exc.lineno or 1, (exc.offset or 1))

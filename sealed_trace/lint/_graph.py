@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from sealed_trace.lint._text import type_checking_spoofed
 from sealed_trace.lint.facts import (
     IMPORT_FUNCS,
     PATH_LOADERS,
@@ -41,8 +42,12 @@ _DUNDER_IMPORTS = frozenset({"builtins.__import__", "importlib.__import__"})
 #: Import functions whose use as a value (not a call) hides what they import, in the order
 #: findings name them.
 _ESCAPING_FUNCS = tuple(sorted(_IMPORT_FUNCS | PATH_LOADERS))
-#: Module globals that relative imports resolve against.
-_RELATIVE_BASES = frozenset({"__package__", "__spec__", "__name__"})
+#: Module globals that relative imports resolve against, and a package's ``__path__``, where
+#: its submodules are looked for.
+_RELATIVE_BASES = frozenset({"__package__", "__spec__", "__name__", "__path__"})
+#: Methods that change a list in place (``__path__.insert(0, elsewhere)``).
+_LIST_MUTATORS = frozenset({"insert", "append", "extend", "__iadd__", "__setitem__", "remove",
+                            "clear", "pop", "reverse", "sort"})
 #: ``getattr(anything, "import_module")`` and ``x["__import__"]`` are taken for the import
 #: function of that name whatever ``anything`` is (``getattr(getattr, "__self__")`` is the
 #: builtins module): over-approximating, the safe direction.
@@ -140,7 +145,7 @@ class _TypeChecking:
     def __init__(self, tree: ast.Module, text: str) -> None:
         self.names: set[str] = set()
         self.modules: set[str] = set()
-        if "TYPE_CHECKING" not in text:
+        if "TYPE_CHECKING" not in text or type_checking_spoofed(text):
             return
         stored: set[str] = set()
         spoofed = False
@@ -453,7 +458,7 @@ class _Visitor:
                 (self.tc_bound if tc else self.rt_bound).add(root)
             line, col = self.pos(alias)
             self.imports.append(ImportFact(line, col, alias.name, None, "import", tc,
-                                           f"import {alias.name}", lazy))
+                                           f"import {alias.name}", lazy, node.lineno))
 
     def _import_from(self, node: ast.ImportFrom, tc: bool, lazy: bool) -> None:
         module = self.absolute(node.level, node.module or "")
@@ -473,9 +478,15 @@ class _Visitor:
                 (self.tc_bound if tc else self.rt_bound).add(name)
             line, col = self.pos(alias if alias.name != "*" else node)
             self.imports.append(ImportFact(line, col, module, alias.name, "from", tc,
-                                           f"from {spelled} import {alias.name}", lazy))
+                                           f"from {spelled} import {alias.name}", lazy,
+                                           node.lineno))
 
     def _call(self, node: ast.Call, tc: bool) -> None:
+        func = node.func
+        if (isinstance(func, ast.Attribute) and func.attr in _LIST_MUTATORS
+                and isinstance(func.value, ast.Name) and func.value.id == "__path__"):
+            line, col = self.pos(node)
+            self.dynamics.append(DynamicFact(line, col, "relative-base", "__path__"))
         callee = self.resolve(node.func)
         computed = self._computed_root(node, callee)
         if computed is not None:
@@ -645,11 +656,20 @@ def _dotted_name(node: ast.expr) -> str | None:
     return None
 
 
+def _value_kind(value: ast.expr | None) -> str:
+    if isinstance(value, ast.Lambda):
+        return "function"
+    if value is not None and (dotted := _dotted_name(value)) is not None:
+        return f"alias:{dotted}"
+    return "value"
+
+
 def _definitions(tree: ast.Module, visitor: _Visitor) -> dict[str, list[str]]:
     """What each module-level name is bound to (for ADR §15.1's value-types-only rule):
     ``function``, ``class``, ``value``, ``import:<module>.<name>`` (a from-import),
-    ``module:<module>`` (an ``import``) or ``alias:<dotted name>`` (``f = other.g``). Bindings
-    inside module-level ``if``/``try``/``with`` blocks count; every binding of a name is kept."""
+    ``module:<module>`` (an ``import``) or ``alias:<dotted name>`` (``f = other.g``, also
+    ``f, n = g, 3``); ``"*"`` lists ``star:<module>`` for each star import. Bindings inside
+    module-level ``if``/``try``/``with`` blocks count; every binding of a name is kept."""
     out: dict[str, list[str]] = {}
     work: list[ast.stmt] = list(tree.body)
     while work:
@@ -660,15 +680,15 @@ def _definitions(tree: ast.Module, visitor: _Visitor) -> dict[str, list[str]]:
             out.setdefault(stmt.name, []).append("class")
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            value = stmt.value
-            kind = "value"
-            if isinstance(value, ast.Lambda):
-                kind = "function"
-            elif value is not None and (dotted := _dotted_name(value)) is not None:
-                kind = f"alias:{dotted}"
             for target in targets:
-                if isinstance(target, ast.Name):
-                    out.setdefault(target.id, []).append(kind)
+                pairs: list[tuple[ast.expr, ast.expr | None]] = [(target, stmt.value)]
+                if (isinstance(target, (ast.Tuple, ast.List))
+                        and isinstance(stmt.value, (ast.Tuple, ast.List))
+                        and len(target.elts) == len(stmt.value.elts)):
+                    pairs = list(zip(target.elts, stmt.value.elts, strict=True))
+                for name, value in pairs:
+                    if isinstance(name, ast.Name):
+                        out.setdefault(name.id, []).append(_value_kind(value))
         elif isinstance(stmt, ast.Import):
             for alias in stmt.names:
                 if alias.asname:
@@ -679,7 +699,9 @@ def _definitions(tree: ast.Module, visitor: _Visitor) -> dict[str, list[str]]:
         elif isinstance(stmt, ast.ImportFrom):
             base = visitor.absolute(stmt.level, stmt.module or "")
             for alias in stmt.names:
-                if alias.name != "*" and base:
+                if alias.name == "*" and base:
+                    out.setdefault("*", []).append(f"star:{base}")
+                elif base:
                     out.setdefault(alias.asname or alias.name, []).append(
                         f"import:{base}.{alias.name}")
         elif isinstance(stmt, (ast.If, ast.With, ast.AsyncWith, ast.For, ast.While)):
@@ -706,6 +728,9 @@ def extract_graph_facts(
     suppressions = scan_suppressions(text)
     try:
         tree = ast.parse(text, feature_version=feature_version)
+        # the compiler's own checks too ('return' outside function, duplicate arguments, a
+        # misplaced __future__ import): such a file cannot be imported either
+        compile(tree, "<module>", "exec", dont_inherit=True)
     except SyntaxError as exc:
         return FileFacts(error=("ST001", exc.lineno or 1, max(1, exc.offset or 1),
                                 f"not valid Python: {exc.msg}"), suppressions=suppressions)

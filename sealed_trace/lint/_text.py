@@ -25,17 +25,25 @@ __all__ = [
     "may_import_dynamically",
     "star_import",
     "tokens",
+    "type_checking_spoofed",
 ]
 
 #: Module names and callables whose mere mention makes a file a candidate for the dynamic
 #: pass: their attributes are import functions a string can name
-#: (``getattr(importlib, "import_\x6dodule")``) or they import the module a string names.
+#: (``getattr(importlib, "import_\x6dodule")``), they import the module a string names, or
+#: they load what their data names (a test holds this list to the parser's tables).
 ROOT_WORDS = (b"importlib", b"builtins", b"pkgutil", b"runpy", b"zipimport", b"resolve_name",
               b"find_spec", b"pydoc", b"locate", b"get_data", b"resources", b"loadTestsFromName",
               b"patch", b"_gcd_import", b"_find_and_load", b"pickle", b"marshal",
-              b"dictConfig", b"fileConfig", b"EntryPoint", b"make_parser", b"TestProgram")
+              b"dictConfig", b"fileConfig", b"listen", b"EntryPoint", b"make_parser",
+              b"TestProgram", b"unittest", b"mock", b"Pickle", b"dill", b"__path__",
+              b"__package__", b"__spec__")
+#: ``__name__`` is in almost every file; only a write to it makes relative imports computed.
+_NAME_WRITE = re.compile(rb"__name__[ \t]*(?:=(?!=)|:=)")
 _DYNAMIC = (*DYNAMIC_WORDS, *ROOT_WORDS)
-_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+#: Bytes an identifier may hold (every byte of a UTF-8 multibyte character among them).
+_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+                         + bytes(range(0x80, 0x100)))
 #: Names through which a string literal reaches an attribute of an unnamed object
 #: (``getattr(getattr(getattr, "__self__"), "__import__")``, ``x.__dict__["..."]``).
 _LOOKUP_WORDS = (b"getattr", b"__dict__", b"__globals__", b"vars", b"attrgetter",
@@ -64,8 +72,6 @@ _RELATIVE_DOTS = re.compile(
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _UTF8 = frozenset({"utf-8", "utf_8", "utf8", "utf-8-sig", "ascii", "us-ascii"})
 _LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)?")
-#: The first bytes of a file, where its first two lines usually end.
-_HEAD = 4096
 _TOKEN_TABLE = bytes(c if c in _IDENT_BYTES else 32 for c in range(256))
 
 
@@ -142,10 +148,8 @@ def load(file: SourceFile, limit: int) -> Loaded:
 
     # Most files: no coding cookie in their first two lines (the word does not occur there)
     # and no BOM. Then they are UTF-8, as Python reads them.
-    start = data[:_HEAD]
-    plain = b"coding" not in start and not data.startswith(b"\xef\xbb\xbf") and (
-        start.count(b"\n") + start.count(b"\r") >= 2 or len(data) <= _HEAD)
-    if plain:
+    head = _head_lines(data)
+    if b"coding" not in b"".join(head) and not data.startswith(b"\xef\xbb\xbf"):
         if data.isascii():
             item.scan = data
             return item
@@ -159,7 +163,6 @@ def load(file: SourceFile, limit: int) -> Loaded:
         item.scan = (data if unicodedata.is_normalized("NFKC", text)
                      else unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass"))
         return item
-    head = _head_lines(data)
     cookies = [match for line in head if (match := _COOKIE.search(line))]
     if data.isascii() and all(c.group(1).decode().lower() in _UTF8 for c in cookies):
         item.scan = data
@@ -239,6 +242,8 @@ def may_import_dynamically(scan: bytes) -> bool:
     bytes do not show)."""
     if any(word in scan for word in _DYNAMIC) or has_word(scan, b"imp"):
         return True
+    if b"__name__" in scan and _NAME_WRITE.search(scan):
+        return True
     return any(word in scan for word in _LOOKUP_WORDS) and _spelled(scan)
 
 
@@ -258,3 +263,32 @@ def deep_relative(scan: bytes, module: str, is_package: bool) -> bool:
         if match.group(1).count(b".") > limit:
             return True
     return False
+
+
+#: Spellings that may bind or write ``TYPE_CHECKING`` other than importing it from ``typing``:
+#: a string naming it (``globals()["TYPE_CHECKING"]``, ``setattr(m, "TYPE_CHECKING", 1)``), an
+#: assignment or keyword (``TYPE_CHECKING = 1``, ``update(TYPE_CHECKING=1)``, ``:=``), an
+#: ``as`` target (``import typing as TYPE_CHECKING``), a statement binding it (``for``, ``def``,
+#: ``class``, ``global``, ``del``, ``lambda``) or a ``case`` pattern that may capture it.
+_TC_SPOOF = re.compile(
+    r"""["']TYPE_CHECKING["']"""
+    r"|\bTYPE_CHECKING\s*(?::=|=(?!=)|\+=|\|=)"
+    r"|\bas\s+TYPE_CHECKING\b"
+    r"|\b(?:for|def|class|global|nonlocal|del|lambda)\b[^\n:]*\bTYPE_CHECKING\b"
+    r"|^\s*case\b[^\n]*\bTYPE_CHECKING\b",
+    re.MULTILINE,
+)
+
+
+def type_checking_spoofed(text: str) -> bool:
+    """Whether ``TYPE_CHECKING`` may be bound or written in ``text`` otherwise than by importing
+    it from ``typing``: then no ``if TYPE_CHECKING:`` block of the file is type-checking-only
+    (a spoofed guard runs). Over-approximates (a docstring showing such code counts too), the
+    safe direction: the imports it guards count."""
+    if "TYPE_CHECKING" not in text and text.isascii():
+        return False
+    if not text.isascii():
+        import unicodedata
+
+        text = unicodedata.normalize("NFKC", text)
+    return _TC_SPOOF.search(text) is not None

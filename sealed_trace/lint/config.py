@@ -470,6 +470,9 @@ def parse_config(
         if key not in TOP_KEYS:
             problems.append(f"unknown key {key!r}{_suggest(key, TOP_KEYS)}")
     roots_raw = _str_list(data.get("source_roots", ["."]), "source_roots", problems)
+    if "source_roots" in data and isinstance(data["source_roots"], list) and not roots_raw \
+            and not data["source_roots"]:
+        problems.append('source_roots is empty: nothing would be checked (the default is ["."])')
     roots: list[str] = []
     for item in roots_raw:
         path = os.path.normpath(os.path.join(root, item))

@@ -373,6 +373,11 @@ class _Run:
         cached_facts: dict[str, Any],
         on_parse: Callable[[str], None] | None,
     ) -> None:
+        if any(f.module in ("typing", "typing_extensions") for f in files):
+            # A first-party ``typing`` shadows the standard one: its TYPE_CHECKING may be true.
+            config = dataclasses.replace(config, boundaries=tuple(
+                dataclasses.replace(b, type_checking_imports="count")
+                for b in config.boundaries))
         self.config = config
         self.selected = selected
         self.rules = rules
@@ -381,10 +386,26 @@ class _Run:
         self.on_parse = on_parse
         self.by_path = {f.relpath: f for f in files}
         self.files = files
+        # Which file a module name means, as Python's import finds it: the first source root
+        # (in ``source_roots`` order) that holds it, and there a package before a module.
+        roots = [os.path.realpath(r) for r in config.source_roots]
+        self.roots = {f.relpath: self._root_of(f.abspath, roots) for f in files}
         self.modules: dict[str, str] = {}
+        ranked: dict[str, tuple[int, int, str]] = {}
         for f in files:
-            if f.module is not None and f.module not in self.modules:
+            if f.module is None:
+                continue
+            root = self.roots[f.relpath]
+            rank = (roots.index(root) if root in roots else len(roots), 0 if f.is_package else 1,
+                    f.relpath)
+            if f.module not in ranked or rank < ranked[f.module]:
+                ranked[f.module] = rank
                 self.modules[f.module] = f.relpath
+        #: packages beside a module of the same name (``x/__init__.py`` and ``x.py``): the
+        #: compiled scanner would read the module, Python imports the package
+        self.shadowing = {m for m, (_, kind, _) in ranked.items() if kind == 0 and any(
+            f.module == m and not f.is_package and self.roots[f.relpath]
+            == self.roots[self.modules[m]] for f in files)}
         self.packages = {f.module for f in files
                          if f.module is not None and f.is_package
                          and self.modules.get(f.module) == f.relpath}
@@ -407,6 +428,16 @@ class _Run:
         self._kinds: dict[str, str] = {}
         #: per unparsed file of a clean closure: the words of R already looked for in it
         self._words_checked: dict[str, set[bytes]] = {}
+
+    @staticmethod
+    def _root_of(path: str, roots: list[str]) -> str | None:
+        """The longest source root ``path`` lies in."""
+        best: str | None = None
+        for root in roots:
+            if path.startswith(root.rstrip(os.sep) + os.sep) and (best is None
+                                                                   or len(root) > len(best)):
+                best = root
+        return best
 
     # -- reading ---------------------------------------------------------------------------
     def _is_selected(self, relpath: str) -> bool:
@@ -442,24 +473,17 @@ class _Run:
         ``self.unscanned``: they are parsed when a clean upstream module loads them."""
         from sealed_trace.lint._scan import ScanTarget, scan
 
-        roots = sorted((os.path.realpath(r) for r in self.config.source_roots), key=len,
-                       reverse=True)
         targets: list[ScanTarget] = []
         exact: set[str] = set()
         for module, path in self.modules.items():
             screen = self.screens[path]
             if screen.error is not None:
                 continue
-            if screen.exact_only:
+            root = self.roots[path]
+            if screen.exact_only or module in self.shadowing or root is None:
                 exact.add(module)
                 continue
-            f = self.by_path[path]
-            root = next((r for r in roots if f.abspath.startswith(r.rstrip(os.sep) + os.sep)),
-                        None)
-            if root is None:
-                exact.add(module)
-                continue
-            targets.append(ScanTarget(module, root, f.abspath))
+            targets.append(ScanTarget(module, root, self.by_path[path].abspath))
         graph = scan(targets)
         self.static = graph.edges
         self.external = graph.external
@@ -509,7 +533,8 @@ class _Run:
             # judged here, where every rule (plugins too) is registered
             facts = dataclasses.replace(facts, suppressions=scan_suppressions(item.decoded()))
         self.facts[path] = facts
-        self._edges.pop(module or "", None)
+        # every module's edges: a star import's targets depend on the facts of its package
+        self._edges.clear()
         self._forward.clear()
         self._reverse_graph.clear()
         if module is None or not self._seals(module):  # its text is no longer needed
@@ -753,18 +778,15 @@ class _Run:
         return out
 
     def _unverified(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
-        """Unparsed modules naming ``TYPE_CHECKING`` on the chains that make findings (the
-        upstream modules' and their ancestor packages')."""
-        out: set[str] = set()
-        for upstream in self._upstream(b):
-            for start in (upstream, *_ancestors(upstream)):
-                if start not in hop:
-                    continue
-                for module in self._hop_chain(start, hop):
-                    path = self.modules[module]
-                    if path not in self.facts and self.screens[path].type_checking:
-                        out.add(path)
-        return out
+        """Unparsed modules naming ``TYPE_CHECKING`` that lie on some chain from an upstream
+        module (or a package above one) to the sealed module: all of them at once, so that
+        each chain a finding shows holds exact edges only."""
+        starts = [m for u in self._upstream(b) for m in (u, *_ancestors(u)) if m in hop]
+        if not starts:
+            return set()
+        return {self.modules[m] for m in self.closure(starts, b)
+                if m in hop and self.modules[m] not in self.facts
+                and self.screens[self.modules[m]].type_checking}
 
     # -- step 5 ----------------------------------------------------------------------------
     def execute(self) -> tuple[LintResult, dict[str, Any]]:
@@ -904,21 +926,14 @@ class _Run:
         edges = [e for e in edges if not (ignore and e[4])]
         direct = [ReverseEdge(e[1], e[2], e[3], (e[0],)) for e in edges if b.seals(e[0])]
         if direct:
-            # one per import statement: the names of ``from m import (a, b)`` follow each
-            # other with the same ``from m`` spelling
-            unique: list[ReverseEdge] = []
+            # one per import statement (``from m import (a, b)`` is one)
+            facts = self.facts.get(self.modules[module])
+            statement = {(f.line, f.column): f.statement or f.line
+                         for f in (facts.imports if facts is not None else ())}
+            unique: dict[int, ReverseEdge] = {}
             for edge in direct:
-                previous = unique[-1] if unique else None
-                if previous is not None and (
-                        (previous.line, previous.column, previous.text)
-                        == (edge.line, edge.column, edge.text)
-                        or (previous.chain == edge.chain and " import " in edge.text
-                            and previous.text.split(" import ")[0]
-                            == edge.text.split(" import ")[0]
-                            and edge.line - previous.line <= 1)):
-                    continue
-                unique.append(edge)
-            return tuple(unique)
+                unique.setdefault(statement.get((edge.line, edge.column), edge.line), edge)
+            return tuple(unique.values())
         best: tuple[int, int, int, ReverseEdge] | None = None
         reaching: set[str] = set()
         for target, line, col, text, _tc, _lazy in edges:
@@ -962,11 +977,16 @@ class _Run:
         elif b.is_banned(module):
             out[module] = (f"banned {module}", module)
         facts = self.facts.get(self.modules[module])
-        if facts is not None:
+        names: set[str] = set()
+        if facts is not None and facts.error is None:
             ignore = b.type_checking_imports == "ignore"
-            names = {_longest_external(f, self.modules) for f in facts.imports
-                     if facts.error is None and not (ignore and f.type_checking)}
-        else:
+            for fact in facts.imports:
+                external = _longest_external(fact, self.modules)
+                if external and not (ignore and fact.type_checking):
+                    names.add(external)  # ``from numpy import random`` names numpy.random too
+                    if fact.name and fact.name != "*":
+                        names.add(f"{external}.{fact.name}")
+        elif facts is None:
             names = set(self.external.get(module, ()))
         for name in sorted(n for n in names if n):
             if b.module_is_banned(name) and name not in out:
@@ -975,11 +995,19 @@ class _Run:
 
     def _closure_edges(self, sealed: str, b: Boundary) -> tuple[ClosureEdge, ...]:
         """ST404 for one sealed module (boundaries with ``closure = true``): each offence of
-        its first-party import closure, on a shortest chain. Every module on a reported chain
-        is parsed, so that its edges (``TYPE_CHECKING``, inside functions) are exact; the
-        chains are then computed again until they hold only parsed modules."""
+        its first-party import closure, on a shortest chain. Every module of the closure is
+        parsed, so that what it imports (dynamic imports, star imports, imports inside
+        functions, ``TYPE_CHECKING``) is exact."""
         if not b.closure or self.modules.get(sealed) is None:
             return ()
+        while True:  # every module of the closure parsed: what it imports, exactly
+            parent = self.closure([sealed], b)
+            unparsed = {self.modules[m] for m in parent if not b.seals(m)
+                        and self.modules[m] not in self.facts
+                        and self.screens[self.modules[m]].error is None}
+            if not unparsed:
+                break
+            self._parse(unparsed)
         while True:
             parent = self.closure([sealed], b)
             found: dict[str, tuple[str, list[str]]] = {}
@@ -1039,12 +1067,12 @@ class _Run:
         return known
 
     def _kind_of(self, qname: str) -> str:
+        kinds: set[str] = set()
         seen: set[str] = set()
         work = [qname]
-        kinds: set[str] = set()
-        while work:
+        while work and len(seen) < 500:
             name = work.pop()
-            if name in seen or len(seen) > 200:
+            if name in seen:
                 continue
             seen.add(name)
             if name in self.modules:
@@ -1054,26 +1082,33 @@ class _Run:
             if module is None:
                 kinds.add(f"external:{name}")
                 continue
+            first, _, rest = name[len(module) + 1:].partition(".")
+            tail = f".{rest}" if rest else ""
             path = self.modules[module]
             self._parse([path])
             facts = self.facts.get(path)
-            rest = name[len(module) + 1:].split(".")
-            if facts is None or facts.error is not None or len(rest) != 1:
+            if facts is None or facts.error is not None:
                 kinds.add("unknown")
                 continue
-            bindings = facts.extra.get("defs", {}).get(rest[0])
-            if not bindings:
-                kinds.add("unknown")
+            defs: dict[str, list[str]] = facts.extra.get("defs", {})
+            bindings = defs.get(first)
+            if not bindings:  # perhaps bound by a star import
+                stars = [b[5:] for b in defs.get("*", ()) if b.startswith("star:")]
+                work.extend(f"{star}.{first}{tail}" for star in stars)
+                if not stars:
+                    kinds.add("unknown")
                 continue
             for binding in bindings:
                 tag, _, value = binding.partition(":")
                 if tag in ("function", "class", "value"):
-                    kinds.add(tag)
+                    # an attribute of one of those is no name the rule can judge
+                    kinds.add(tag if not rest else "unknown")
                 elif tag in ("import", "module"):
-                    work.append(value)
+                    work.append(value + tail)
                 elif tag == "alias":
-                    head, _, tail = value.partition(".")
-                    work.append(f"{module}.{value}" if not tail else f"{module}.{head}.{tail}")
+                    head, _, after = value.partition(".")
+                    # the alias's head is a name of this same module
+                    work.append(f"{module}.{head}" + (f".{after}" if after else "") + tail)
         for kind in ("function", "external:", "class", "value", "module"):
             match = sorted(k for k in kinds if k.startswith(kind))
             if match:

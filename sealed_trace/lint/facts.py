@@ -62,7 +62,8 @@ class ImportFact:
     ``name``: the from-imported name, ``"*"`` for a star import, None for ``import m``;
     ``kind``: ``import`` | ``from`` | ``dynamic`` (a literal ``import_module``/``__import__``);
     ``type_checking``: inside ``if TYPE_CHECKING:``; ``text``: the spelling, for messages;
-    ``lazy``: inside a function body (it runs when the function is called, not on import)."""
+    ``lazy``: inside a function body (it runs when the function is called, not on import);
+    ``statement``: the line the import statement starts on (0 when not recorded)."""
 
     line: int
     column: int
@@ -72,6 +73,7 @@ class ImportFact:
     type_checking: bool
     text: str
     lazy: bool = False
+    statement: int = 0
 
 
 @dataclass(frozen=True, slots=True)

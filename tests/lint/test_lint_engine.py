@@ -141,3 +141,37 @@ def test_boundary_and_upstream_findings_in_one_run(project: Project) -> None:
     project.write("src/pkg/sealed.py", "import time\nclass T:\n    answer: int\n")
     project.write("src/pkg/up/a.py", "from pkg import sealed\n")
     assert {f.code for f in project.run().findings} == {"ST102", "ST501", "ST401"}
+
+
+def test_the_byte_triggers_cover_every_callable_the_parser_judges() -> None:
+    """A file is parsed for dynamic imports only when its bytes name one of the trigger words;
+    every callable and module the import-graph pass judges must be spelled with one."""
+    from sealed_trace.lint import _graph, _text
+
+    words = [w.decode() for w in (*_text.DYNAMIC_WORDS, *_text.ROOT_WORDS)]
+    names = {*_graph._ALL_FUNCS, *_graph._STRING_IMPORTS, *_graph._HIDDEN_IMPORTS,
+             *_graph._IMPORT_ROOTS, *_graph._STRING_IMPORT_METHODS, *_graph._FUNC_BY_NAME,
+             *_graph._RELATIVE_BASES}
+    uncovered = sorted(n for n in names
+                       if not any(w in part for part in n.split(".") for w in words)
+                       and n.split(".")[-1] not in ("imp", "__name__"))
+    assert uncovered == []
+    # ``imp`` is looked for as a whole word, a write to ``__name__`` by its own pattern
+    assert _text.may_import_dynamically(b"import imp\n")
+    assert _text.may_import_dynamically(b"__name__ = 'pkg.up'\n")
+    assert not _text.may_import_dynamically(b"if __name__ == '__main__':\n    pass\n")
+
+
+@pytest.mark.parametrize("text", [
+    "import unittest\nunittest.main(module='pkg.s\\x65aled', exit=False)\n",
+    "import dill\ndill.loads(DATA)\n",
+    "import logging.config\nlogging.config.listen(9999)\n",
+    "from unittest import mock\ngetattr(mock, NAME)('x')\n",
+])
+def test_an_unparsed_module_with_a_hidden_import_is_parsed(project: Project, text: str) -> None:
+    project.write("src/pkg/mid.py", text)
+    project.write("src/pkg/up/a.py", "import pkg.mid\n")
+    parsed: list[str] = []
+    result = project.run(parsed=parsed)
+    assert "src/pkg/mid.py" in parsed
+    assert result.findings  # an edge to the sealed module (ST402) or a hidden import (ST301)

@@ -218,10 +218,11 @@ def test_config_errors_are_a_usage_error_listing_every_problem(
     result.stderr.fnmatch_lines(
         [
             "ERROR: sealed-trace lint configuration *pyproject.toml:",
-            "  - unknown key 'colour'",
-            "  - jobs must be a non-negative integer (0 = one per core)",
-            "  - boundary[[]0[]]: unknown key 'bogus'",
-            "  - boundary[[]0[]].allowed_imports must be an array of strings, not a string",
+            "  - line *: unknown key 'colour'",
+            "  - line *: jobs must be a non-negative integer (0 = one per core), not *",
+            "  - line *: boundary[[]0[]]: unknown key 'bogus'",
+            "  - line *: boundary[[]0[]].allowed_imports must be an array of strings, not a "
+            "string*",
         ]
     )
 

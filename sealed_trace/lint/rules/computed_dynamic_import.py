@@ -44,6 +44,10 @@ class ComputedDynamicImport:
                 yield ctx.finding(fact.line, fact.column, self.code,
                                   f"{fact.callee} is used as a value, not called: what it "
                                   "imports cannot be checked", fact.callee)
+            elif fact.kind == "relative-base" and fact.callee == "__path__":
+                yield ctx.finding(fact.line, fact.column, self.code,
+                                  "__path__ is changed: the package's submodules may come "
+                                  "from anywhere and cannot be checked", fact.callee)
             elif fact.kind == "relative-base":
                 yield ctx.finding(fact.line, fact.column, self.code,
                                   f"{fact.callee} is assigned: relative imports resolve against "

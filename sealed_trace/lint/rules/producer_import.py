@@ -38,22 +38,24 @@ class ProducerImport:
                 candidates.append((fact.line, fact.column, f"{fact.module}.{fact.name}",
                                    fact.text))
         for ref in ctx.facts.refs:
-            if (ref.via == "" or ref.via.startswith("alias")) and ctx.counts(ref.type_checking):
+            if (ref.via in ("", "getattr") or ref.via.startswith("alias")) and ctx.counts(
+                    ref.type_checking):
                 candidates.append((ref.line, ref.column, ref.qname, ref.qname))
-        for line, col, qname, text in candidates:
-            owner = _module_of(qname, ctx.first_party)
-            if owner is None or owner == qname or b.seals(owner) or not b.allows_import(owner):
+        for line, col, target, text in candidates:
+            owner = _module_of(target, ctx.first_party)
+            if owner is None or owner == target or b.seals(owner) or not b.allows_import(owner):
                 continue
-            target = qname[: len(owner) + 1 + len(qname[len(owner) + 1:].split(".")[0])]
             if target in seen or name_is_banned(target, b.allowed_callables):
                 continue
             kind = ctx.kind_of(target)
+            external = kind[9:] if kind.startswith("external:") else ""
             if kind == "function":
                 what = "defined there as a function"
-            elif (kind.startswith("external:") and b.is_banned(kind[9:])
-                  and kind[9:].rpartition(".")[2] != target.rpartition(".")[2]):
-                # under its own name (``values.os``) ST102/ST201 judge it already
-                what = f"a re-export of banned {kind[9:]}"
+            elif external and (b.is_banned(external) or b.module_is_banned(external)) and not any(
+                    b.module_is_banned(part) for part in target[len(owner) + 1:].split(".")):
+                # a chain spelling a banned module's own name (``values.os.system``) is
+                # ST102/ST201's already
+                what = f"a re-export of banned {external}"
             else:
                 continue
             seen.add(target)
