@@ -19,10 +19,12 @@ from sealed_trace.lint.facts import DYNAMIC_WORDS
 
 __all__ = [
     "Loaded",
+    "Screened",
     "deep_relative",
     "has_word",
     "load",
     "may_import_dynamically",
+    "screen",
     "star_import",
     "tokens",
     "type_checking_spoofed",
@@ -188,6 +190,50 @@ def load(file: SourceFile, limit: int) -> Loaded:
     else:
         item.scan = unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass")
     return item
+
+
+@dataclass(frozen=True, slots=True)
+class Screened:
+    """What the engine keeps of a file it does not parse: ``error`` (as :class:`Loaded`'s),
+    whether it holds a suppression ``marker``, names ``TYPE_CHECKING``, and ``exact_only``:
+    read in another encoding than UTF-8 (a BOM included), or with a relative import above its
+    top package, so that the compiled scanner must not judge it alone."""
+
+    error: tuple[str, int, int, str] | None
+    marker: bool
+    type_checking: bool
+    exact_only: bool
+
+
+_MARKER = b"sealed-trace:"
+
+
+def screen(file: SourceFile, limit: int, module: str | None) -> Screened:
+    """Read ``file`` once and keep :class:`Screened`'s flags; the text itself is decoded only
+    as far as telling whether Python can read it requires (never raises)."""
+    try:
+        data = read_bytes(file.abspath, limit) if file.problem is None else None
+    except (OSError, ValueError):
+        data = None
+    head = _head_lines(data) if data is not None else []
+    if (data is None or b"\x00" in data or b"coding" in b"".join(head)
+            or data.startswith(b"\xef\xbb\xbf")):
+        item = load(file, limit)  # the rare files: read exactly as Python reads them
+        if item.error is not None:
+            return Screened(item.error, False, False, False)
+        data, exact = item.scan, item.encoding != "utf-8"
+    else:
+        exact = False
+        if not data.isascii():
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                line, col = _line_of(data, exc.start)
+                return Screened(("ST001", line, col, f"cannot decode as utf-8: {exc.reason}"),
+                                False, False, False)
+    if module is not None and not exact:
+        exact = deep_relative(data, module, file.is_package)
+    return Screened(None, _MARKER in data, b"TYPE_CHECKING" in data, exact)
 
 
 def has_word(scan: bytes, word: bytes) -> bool:

@@ -88,16 +88,6 @@ class LintResult:
     seconds: float = 0.0
 
 
-@dataclass(slots=True)
-class _Screen:
-    """What the engine keeps of a file after reading it once (step 1)."""
-
-    error: tuple[str, int, int, str] | None
-    marker: bool
-    exact_only: bool  # the compiled scanner must not judge it alone
-    type_checking: bool
-
-
 def _longest_module(name: str, modules: dict[str, str]) -> str | None:
     while name:
         if name in modules:
@@ -409,7 +399,7 @@ class _Run:
         self.packages = {f.module for f in files
                          if f.module is not None and f.is_package
                          and self.modules.get(f.module) == f.relpath}
-        self.screens: dict[str, _Screen] = {}
+        self.screens: dict[str, _text.Screened] = {}
         self.items: dict[str, _text.Loaded] = {}
         self.facts: dict[str, FileFacts] = {}
         self.static: dict[str, tuple[tuple[str, int], ...]] = {}
@@ -450,15 +440,8 @@ class _Run:
         """Step 1: read every file once, keep only its flags."""
         limit = self.config.max_file_bytes
         for f in self.files:
-            item = _text.load(f, limit)
             owner = f.module is not None and self.modules.get(f.module) == f.relpath
-            # The compiled scanner reads UTF-8 (identifiers NFKC-normalised, as Python does);
-            # any other encoding, a BOM included, is read exactly.
-            exact = item.error is None and owner and f.module is not None and (
-                item.encoding != "utf-8"
-                or _text.deep_relative(item.scan, f.module, f.is_package))
-            self.screens[f.relpath] = _Screen(
-                item.error, _MARKER in item.scan, bool(exact), b"TYPE_CHECKING" in item.scan)
+            self.screens[f.relpath] = _text.screen(f, limit, f.module if owner else None)
 
     def _item(self, path: str) -> _text.Loaded:
         item = self.items.get(path)
