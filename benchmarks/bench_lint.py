@@ -25,7 +25,7 @@ to the boundary. A second policy with four boundaries measures the cost of more 
 
 Measured side by side in one run, alternating the tools each round: wall time, CPU time
 (user + system, the process tree) and peak resident memory of the whole process tree (its
-processes' RSS summed, sampled every 5 ms), cold (no cache) and warm (the same command again,
+processes' RSS summed, sampled every 10 ms), cold (no cache) and warm (the same command again,
 caches filled, nothing changed). Medians are printed with the ratios and the goals:
 cold <= 3x ruff and <= 1.5x import-linter, warm <= 1x ruff, peak RSS <= 200 MB at about
 2 000 modules and at most linear in modules at 5x, 4 boundaries <= 1.25x the cost of one.
@@ -284,25 +284,23 @@ def write_policy(tree: Tree, boundaries: int) -> None:
 
 
 # -- measuring ------------------------------------------------------------------------------------
+_PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+
+
 def _tree_rss(pid: int) -> int:
-    """Summed RSS in kB of ``pid`` and its descendants (Linux /proc)."""
-    children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(entry))
-        rss[int(entry)] = int(fields[21]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    """Summed RSS in kB of ``pid`` and its descendants (Linux /proc), reading only the tree's
+    own entries, so that sampling costs the measured tools little."""
     total, stack = 0, [pid]
     while stack:
         current = stack.pop()
-        total += rss.get(current, 0)
-        stack.extend(children.get(current, ()))
+        try:
+            with open(f"/proc/{current}/statm", encoding="ascii") as handle:
+                total += int(handle.read().split()[1]) * _PAGE_KB
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as handle:
+                    stack.extend(int(child) for child in handle.read().split())
+        except (OSError, ValueError):
+            continue
     return total
 
 
@@ -329,7 +327,7 @@ def run(argv: list[str], cwd: Path, env: dict[str, str] | None = None,
     def sample() -> None:
         while not done.is_set():
             peak[0] = max(peak[0], _tree_rss(process.pid))
-            done.wait(0.005)
+            done.wait(0.01)
 
     def drain() -> None:
         assert process.stdout is not None
