@@ -409,7 +409,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--trees", default="stdlib,site-packages,generated",
-                        help="comma-separated: stdlib, site-packages, generated")
+                        help="comma-separated: stdlib, site-packages (real code: the goals "
+                        "apply to these), generated (a reference)")
     parser.add_argument("--growth", type=int, default=5, help="copies in the growth tree (0: none)")
     parser.add_argument("--keep", metavar="DIR", help="build the trees in DIR and keep them")
     args = parser.parse_args()
@@ -446,8 +447,11 @@ def report(results: dict[str, tuple[Tree, dict[str, dict[str, list[Sample]]]]],
     for name, (tree, data) in results.items():
         lint, ruff, imp = data["sealed-trace"], data["ruff"], data["import-linter"]
         boundary, ups = tree.boundaries[0]
-        print(f"\n{name}: {tree.modules} modules, {tree.size / 1e6:.1f} MB; boundary {boundary}, "
-              f"{len(ups)} upstream modules")
+        base = tree.root / boundary.replace(".", "/")
+        source = base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
+        print(f"\n{name}: {tree.modules} modules, {tree.size / 1e6:.1f} MB; boundary {boundary} "
+              f"({source.stat().st_size / 1e3:.0f} kB, parsed with libcst), {len(ups)} upstream "
+              "modules")
         print(f"  {'':18}{'wall s':>9}{'cpu s':>9}{'peak MB':>9}")
         for tool, samples in (("sealed-trace", lint), ("ruff TID251", ruff),
                               ("import-linter", imp)):
