@@ -448,7 +448,9 @@ def report(results: dict[str, tuple[Tree, dict[str, dict[str, list[Sample]]]]],
         lint, ruff, imp = data["sealed-trace"], data["ruff"], data["import-linter"]
         boundary, ups = tree.boundaries[0]
         base = tree.root / boundary.replace(".", "/")
-        source = base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
+        source = base.with_suffix(".py")
+        if not source.exists():
+            source = base / "__init__.py"
         print(f"\n{name}: {tree.modules} modules, {tree.size / 1e6:.1f} MB; boundary {boundary} "
               f"({source.stat().st_size / 1e3:.0f} kB, parsed with libcst), {len(ups)} upstream "
               "modules")
