@@ -114,7 +114,14 @@ def _compute(config: pytest.Config) -> LintResults:
         names = ([b.name for b in policy.boundaries] if mode == "boundary"
                  else [f.relpath for f in policy.files])
         return LintResults({n: [] for n in names}, str(Path(policy.config_path).resolve()))
+    from sealed_trace.lint.filters import BaselineError, apply_filters
+
     result = lint(policy, use_cache=cache is not None)
+    try:
+        result = dataclasses.replace(result, findings=tuple(apply_filters(result.findings,
+                                                                           policy)))
+    except BaselineError as error:
+        raise pytest.UsageError(f"sealed-trace lint: {error}") from None
     groups: dict[str, list[dict[str, Any]]] = {}
     if mode == "boundary":
         for boundary in policy.boundaries:

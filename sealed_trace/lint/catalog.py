@@ -17,7 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["RULES", "RuleInfo", "explain_rule", "lookup_rule", "register_rule_info"]
+__all__ = [
+    "RULES",
+    "RuleInfo",
+    "explain_rule",
+    "lookup_rule",
+    "matches_rule",
+    "register_rule_info",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +110,24 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         "a rule raised an error while checking a file",
         """A lint rule (usually one added by a plugin) raised an exception. The file is
         reported instead of being passed, so a broken rule can never make the lint inert.""",
+        suppressible=False,
+    ),
+    _r(
+        "ST007",
+        "unused-baseline-entry",
+        "a baseline entry matches no finding any more",
+        """The policy's ``baseline`` file records findings a team has accepted for now, by
+        their line-move-proof fingerprint. An entry that matches no current finding (it was
+        fixed, or its code changed) is reported, so that the baseline only ever shrinks: remove
+        the entry, or write the file again with ``sealed-trace lint --write-baseline FILE``.""",
+        suppressible=False,
+    ),
+    _r(
+        "ST008",
+        "unused-ignore",
+        "a [[tool.sealed_trace.ignore]] entry ignores nothing",
+        """A config-level ignore (``path`` patterns, ``codes`` and a ``reason``) that matches
+        no finding is reported, like an unused suppression: remove it, or fix its patterns.""",
         suppressible=False,
     ),
     _r(
@@ -320,6 +345,21 @@ def lookup_rule(code_or_name: str) -> RuleInfo | None:
         if info.name == key.lower():
             return info
     return None
+
+
+def matches_rule(selector: str, code: str) -> bool:
+    """Whether ``selector`` (a code ``ST201``, a prefix ``ST2`` or ``ST``, or a kebab name
+    ``banned-call``) names the rule ``code``."""
+    key = selector.strip()
+    if key.upper() == code or (key.upper().startswith("ST") and code.startswith(key.upper())):
+        return True
+    info = RULES.get(code)
+    return info is not None and info.name == key.lower()
+
+
+def is_selector(selector: str) -> bool:
+    """Whether ``selector`` names at least one known rule (see :func:`matches_rule`)."""
+    return any(matches_rule(selector, code) for code in RULES)
 
 
 _plugins_loaded: list[bool] = []

@@ -41,6 +41,14 @@ def add_lint_arguments(parser: argparse.ArgumentParser) -> None:
                         help="exit 0 even when there are findings")
     parser.add_argument("--no-cache", action="store_true", dest="lint_no_cache",
                         help="neither read nor write the lint cache")
+    parser.add_argument("--select", action="append", default=[], dest="lint_select",
+                        metavar="CODES", help="report only these rules (codes, prefixes such "
+                        "as ST4, or names; comma-separated, repeatable)")
+    parser.add_argument("--ignore", action="append", default=[], dest="lint_ignore",
+                        metavar="CODES", help="do not report these rules (as --select)")
+    parser.add_argument("--write-baseline", metavar="FILE", dest="lint_write_baseline",
+                        help="record today's findings in FILE (then set baseline = \"FILE\" "
+                        "in the policy) and exit 0")
     parser.add_argument("--statistics", action="store_true", dest="lint_statistics",
                         help="print the number of findings per rule instead of the findings")
     parser.add_argument("--jobs", type=_jobs, default=None, dest="lint_jobs", metavar="N",
@@ -91,17 +99,48 @@ def run_lint(args: argparse.Namespace) -> int:
         if outside:
             _error(f"{path}: {outside}; nothing there would be checked")
             return 2
+    from sealed_trace.lint.catalog import is_selector
+    from sealed_trace.lint.filters import BaselineError, Selection, apply_filters, write_baseline
     from sealed_trace.lint.plugins import PluginError
 
+    selectors: dict[str, tuple[str, ...]] = {}
+    for option in ("select", "ignore"):
+        values = tuple(v.strip() for raw in getattr(args, f"lint_{option}", [])
+                       for v in raw.split(",") if v.strip())
+        bad = [v for v in values if not is_selector(v)]
+        if bad:
+            _error(f"--{option} {', '.join(bad)}: names no lint rule (see sealed-trace rules)")
+            return 2
+        selectors[option] = values
+    selection = Selection(selectors["select"], selectors["ignore"])
     try:
         result = lint(config, paths, rule_loader=load_rules, use_cache=not args.lint_no_cache,
                       jobs=args.lint_jobs)
+        writing = getattr(args, "lint_write_baseline", None)
+        filtered = apply_filters(result.findings, config, selection,
+                                 use_baseline=not writing,
+                                 checked_paths=set(paths) if paths else None)
     except FileNotFoundError as exc:
         _error(f"{exc}: no such file or directory")
         return 2
     except PluginError as exc:
         _error(f"plugin: {exc}")
         return 2
+    except BaselineError as exc:
+        _error(str(exc))
+        return 2
+    import dataclasses
+
+    result = dataclasses.replace(result, findings=tuple(filtered))
+    if writing:
+        try:
+            count = write_baseline(writing, result.findings)
+        except OSError as exc:
+            _error(f"{writing}: cannot write: {exc.strerror or exc}")
+            return 2
+        sys.stderr.write(f"wrote {count} finding(s) to {writing}; set baseline = "
+                         f"\"{os.path.relpath(writing, config.root)}\" in the policy\n")
+        return 0
     if args.lint_format in ("sarif", "github"):
         result = _repo_relative(result, config.root)
     if getattr(args, "lint_statistics", False):
@@ -119,8 +158,8 @@ def run_lint(args: argparse.Namespace) -> int:
         sys.stdout.write(report)
     if args.lint_format == "text" and not args.lint_output:
         # On stderr, so that stdout holds findings only; a clean run says it ran.
-        count = f"{len(result.findings)} finding(s)" if result.findings else "no findings"
-        sys.stderr.write(f"{count} in {result.checked} file(s)\n")
+        summary = f"{len(result.findings)} finding(s)" if result.findings else "no findings"
+        sys.stderr.write(f"{summary} in {result.checked} file(s)\n")
     return 1 if result.findings and not args.lint_exit_zero else 0
 
 

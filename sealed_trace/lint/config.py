@@ -31,9 +31,12 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 __all__ = [
     "BOUNDARY_KEYS",
     "DEFAULT_MAX_FILE_BYTES",
+    "IGNORE_KEYS",
     "TOP_KEYS",
+    "UNHIDEABLE",
     "Boundary",
     "ConfigError",
+    "IgnoreEntry",
     "LintConfig",
     "find_config",
     "load_config",
@@ -43,7 +46,11 @@ __all__ = [
 
 DEFAULT_MAX_FILE_BYTES: Final = 4 * 1024 * 1024
 TOP_KEYS: Final = ("source_roots", "boundary", "exclude", "cache_dir", "max_file_bytes", "jobs",
-                   "target_version")
+                   "target_version", "baseline", "ignore", "select", "deselect")
+IGNORE_KEYS: Final = ("path", "codes", "reason")
+#: Findings no selection, ignore or baseline can hide: a file the lint could not read, or a
+#: rule that crashed, is never a silent pass.
+UNHIDEABLE: Final = frozenset({"ST001", "ST002", "ST006"})
 BOUNDARY_KEYS: Final = (
     "name",
     "module",
@@ -148,6 +155,28 @@ def name_is_banned(qualified_name: str, patterns: Iterable[str]) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class IgnoreEntry:
+    """One ``[[tool.sealed_trace.ignore]]``: findings in files matching one of ``paths`` (glob
+    patterns of root-relative POSIX paths) with a code matching one of ``codes`` (codes,
+    prefixes or kebab names) are not failures, for the stated ``reason``. ``index`` is its
+    position among the entries."""
+
+    paths: tuple[str, ...]
+    codes: tuple[str, ...]
+    reason: str
+    index: int
+
+    def ignores(self, path: str, code: str) -> bool:
+        """Whether this entry covers a finding of ``code`` in ``path``."""
+        from sealed_trace.lint.catalog import matches_rule
+
+        return (code not in UNHIDEABLE
+                and any(fnmatch.fnmatchcase(path, p) or path.startswith(p.rstrip("/") + "/")
+                        for p in self.paths)
+                and any(matches_rule(c, code) for c in self.codes))
+
+
+@dataclass(frozen=True, slots=True)
 class LintConfig:
     """A validated policy.
 
@@ -169,6 +198,22 @@ class LintConfig:
     files: tuple[SourceFile, ...] = field(default=(), compare=False)
     #: the project's Python ``(major, minor)`` files are parsed for; None: the interpreter's
     target_version: tuple[int, int] | None = None
+    #: the baseline file (absolute), or None
+    baseline: str | None = None
+    ignores: tuple[IgnoreEntry, ...] = ()
+    #: rule selectors: report only ``select`` (all when empty), never ``deselect``
+    select: tuple[str, ...] = ()
+    deselect: tuple[str, ...] = ()
+
+    def selects(self, code: str) -> bool:
+        """Whether findings of ``code`` are reported under ``select``/``deselect``."""
+        from sealed_trace.lint.catalog import matches_rule
+
+        if code in UNHIDEABLE:
+            return True
+        if self.select and not any(matches_rule(s, code) for s in self.select):
+            return False
+        return not any(matches_rule(s, code) for s in self.deselect)
 
     def policy_hash(self) -> str:
         """SHA-256 of everything in the policy that can change a finding."""
@@ -348,6 +393,48 @@ def _check_pattern(item: str) -> str | None:
     return None
 
 
+def _check_selector(item: str) -> str | None:
+    from sealed_trace.lint.catalog import RULES, is_selector
+
+    if is_selector(item):
+        return None
+    names = [*RULES, *(info.name for info in RULES.values())]
+    return f"names no lint rule{_suggest(item, names)} (a code, a prefix such as 'ST2', or a name)"
+
+
+def _ignores(value: object, problems: list[str]) -> tuple[IgnoreEntry, ...]:
+    """The ``[[tool.sealed_trace.ignore]]`` entries; every problem reported."""
+    if not isinstance(value, list):
+        problems.append(f"ignore must be an array of tables ([[tool.sealed_trace.ignore]]), not "
+                        f"{_type_name(value)}")
+        return ()
+    out: list[IgnoreEntry] = []
+    for index, table in enumerate(value):
+        where = f"ignore[{index}]"
+        if not isinstance(table, dict):
+            problems.append(f"{where} must be a table, not {_type_name(table)}")
+            continue
+        start = len(problems)
+        for key in table:
+            if key not in IGNORE_KEYS:
+                problems.append(f"{where}: unknown key {key!r}{_suggest(key, IGNORE_KEYS)}")
+        raw_paths = table.get("path")
+        paths = ((raw_paths,) if isinstance(raw_paths, str)
+                 else _str_list(raw_paths, f"{where}.path", problems) if raw_paths is not None
+                 else ())
+        if not paths:
+            problems.append(f"{where}.path is required (a glob, or an array of them)")
+        codes = _str_list(table.get("codes", []), f"{where}.codes", problems, _check_selector)
+        if not codes:
+            problems.append(f"{where}.codes is required (codes, prefixes or rule names)")
+        reason = table.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            problems.append(f"{where}.reason is required: say why these findings may stay")
+        if len(problems) == start and isinstance(reason, str):
+            out.append(IgnoreEntry(tuple(paths), codes, reason.strip(), index))
+    return tuple(out)
+
+
 def _check_identifier(item: str) -> str | None:
     return None if item.isidentifier() else "is not an identifier"
 
@@ -503,6 +590,16 @@ def parse_config(
                             f"not {_type_name(target_raw)}")
         else:
             target = (int(version.group(1)), int(version.group(2)))
+    baseline: str | None = None
+    raw_baseline = data.get("baseline")
+    if raw_baseline is not None:
+        if isinstance(raw_baseline, str) and raw_baseline:
+            baseline = os.path.normpath(os.path.join(root, raw_baseline))
+        else:
+            problems.append(f"baseline must be a file name, not {_type_name(raw_baseline)}")
+    select = _str_list(data.get("select", []), "select", problems, _check_selector)
+    deselect = _str_list(data.get("deselect", []), "deselect", problems, _check_selector)
+    ignores = _ignores(data.get("ignore", []), problems)
     jobs = data.get("jobs", 0)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         problems.append(f"jobs must be a non-negative integer (0 = one per core), not "
@@ -560,6 +657,10 @@ def parse_config(
         jobs=jobs,
         files=tuple(files),
         target_version=target,
+        baseline=baseline,
+        ignores=ignores,
+        select=select,
+        deselect=deselect,
     )
 
 

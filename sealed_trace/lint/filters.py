@@ -1,0 +1,174 @@
+"""What a policy lets through: rule selection, config-level ignores and the baseline (issue 9).
+
+A team adopting the lint on a legacy codebase starts from what is there: it records today's
+findings in a baseline (``sealed-trace lint --write-baseline FILE``, then ``baseline = "FILE"``
+in the policy), ignores a few rules in a few places with a reason
+(``[[tool.sealed_trace.ignore]]``) and, if it must, narrows the rules (``select``, ``deselect``,
+``--select``, ``--ignore``). None of them can make the lint silently inert: a baseline entry or
+an ignore entry that no longer matches anything is a finding itself (ST007, ST008), and a file
+the lint could not read or a rule that crashed (ST001, ST002, ST006) is never hidden.
+
+Baseline entries are matched by :func:`sealed_trace.lint.findings.occurrence_fingerprints`:
+path, rule, boundary and what the finding is about, not its line, so moving code does not
+revive a baselined finding, and a second finding of the same kind in a file is new.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sealed_trace.lint.config import UNHIDEABLE, LintConfig
+from sealed_trace.lint.findings import Finding, occurrence_fingerprints, sort_findings
+
+__all__ = ["BASELINE_SCHEMA", "BaselineError", "Selection", "apply_filters", "write_baseline"]
+
+BASELINE_SCHEMA = "sealed_trace.baseline.v1"
+
+
+class BaselineError(Exception):
+    """A baseline file that cannot be read or is not a baseline (a usage error, exit 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Rule selectors of the command line (``--select``, ``--ignore``), on top of the
+    policy's ``select``/``deselect``."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+
+def _relpath(path: str, root: str) -> str:
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def _selected(code: str, config: LintConfig, selection: Selection) -> bool:
+    from sealed_trace.lint.catalog import matches_rule
+
+    if code in UNHIDEABLE:
+        return True
+    if not config.selects(code):
+        return False
+    if selection.select and not any(matches_rule(s, code) for s in selection.select):
+        return False
+    return not any(matches_rule(s, code) for s in selection.ignore)
+
+
+def read_baseline(path: str) -> list[tuple[str, int]]:
+    """The ``(fingerprint, line)`` of each entry of a baseline file.
+
+    Raises :class:`BaselineError` when it cannot be read or is not a baseline document.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot read the baseline: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BaselineError(f"{path}: the baseline is not UTF-8") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise BaselineError(f"{path}: the baseline is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("schema_version") != BASELINE_SCHEMA or \
+            not isinstance(data.get("findings"), list):
+        raise BaselineError(f"{path}: not a sealed-trace baseline (schema_version "
+                            f"{BASELINE_SCHEMA!r} with a findings array)")
+    lines = text.splitlines()
+    out: list[tuple[str, int]] = []
+    for entry in data["findings"]:
+        if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
+            raise BaselineError(f"{path}: every baseline entry needs a fingerprint")
+        fingerprint = entry["fingerprint"]
+        line = next((n for n, text_line in enumerate(lines, 1) if fingerprint in text_line), 1)
+        out.append((fingerprint, line))
+    return out
+
+
+def write_baseline(path: str, findings: Sequence[Finding]) -> int:
+    """Write ``findings`` (except the unhideable ones and the filters' own) as a baseline,
+    one entry per line, atomically; return how many entries it holds."""
+    kept = [f for f in sort_findings(list(findings))
+            if f.code not in UNHIDEABLE and f.code not in ("ST007", "ST008")]
+    prints = occurrence_fingerprints(kept)
+    rows = [json.dumps({"fingerprint": fp, "path": f.path, "code": f.code,
+                        "message": f.message}, ensure_ascii=False)
+            for f, fp in zip(kept, prints, strict=True)]
+    body = ",\n".join(f"  {row}" for row in rows)
+    text = (f'{{"schema_version": "{BASELINE_SCHEMA}", "findings": [\n'
+            + (body + "\n" if rows else "") + "]}\n")
+    directory = os.path.dirname(os.path.abspath(path))
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        os.unlink(tmp)
+        raise
+    return len(rows)
+
+
+def apply_filters(findings: Sequence[Finding], config: LintConfig,
+                  selection: Selection = Selection(), *, use_baseline: bool = True,
+                  checked_paths: set[str] | None = None) -> list[Finding]:
+    """``findings`` as the policy lets them through: selected rules only, minus what an ignore
+    entry covers, minus what the baseline records; plus ST008 for each ignore entry that
+    covered nothing and ST007 for each baseline entry that matched nothing (only when every
+    file was checked: ``checked_paths`` None).
+
+    Raises :class:`BaselineError` for a baseline file that cannot be read.
+    """
+    config_rel = _relpath(config.config_path, config.root)
+    kept = [f for f in findings if _selected(f.code, config, selection)]
+    used: set[int] = set()
+    after_ignores: list[Finding] = []
+    for finding in kept:
+        entry = next((e for e in config.ignores if e.ignores(finding.path, finding.code)), None)
+        if entry is None:
+            after_ignores.append(finding)
+        else:
+            used.add(entry.index)
+    out = after_ignores
+    whole_run = checked_paths is None
+    if whole_run:
+        from sealed_trace.lint.config import _key_lines
+
+        lines = _key_lines(_read_text(config.config_path))
+        for entry in config.ignores:
+            if entry.index not in used and _selected("ST008", config, selection):
+                out.append(Finding(
+                    config_rel, lines.get(f"ignore[{entry.index}]", 1), 1, "ST008",
+                    f"ignore[{entry.index}] ({', '.join(entry.codes)} in "
+                    f"{', '.join(entry.paths)}) ignores nothing: remove it",
+                    f"ignore[{entry.index}]"))
+    if use_baseline and config.baseline is not None:
+        entries = read_baseline(config.baseline)
+        ordered = sort_findings(out)
+        prints = occurrence_fingerprints(ordered)
+        recorded = {fp for fp, _ in entries}
+        matched = {fp for fp in prints if fp in recorded}
+        out = [f for f, fp in zip(ordered, prints, strict=True)
+               if fp not in recorded or f.code in UNHIDEABLE]
+        if whole_run:
+            baseline_rel = _relpath(config.baseline, config.root)
+            for fingerprint, line in entries:
+                if fingerprint not in matched:
+                    out.append(Finding(
+                        baseline_rel, line, 1, "ST007",
+                        f"baseline entry {fingerprint} matches no finding: remove it "
+                        "(sealed-trace lint --write-baseline rewrites the file)", fingerprint))
+    return sort_findings(out)
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError):
+        return ""
