@@ -111,8 +111,11 @@ def _compute(config: pytest.Config) -> LintResults:
     mode = _mode(config)
     if config.getoption("collectonly", default=False):
         # Collecting only: the items exist, the lint does not run.
+        from sealed_trace.lint._files import _excluded
+
         names = ([b.name for b in policy.boundaries] if mode == "boundary"
-                 else [f.relpath for f in policy.files])
+                 else [f.relpath for f in policy.files
+                       if not _excluded(f.relpath, policy.exclude)])
         return LintResults({n: [] for n in names}, str(Path(policy.config_path).resolve()))
     from sealed_trace.lint.filters import BaselineError, apply_filters
 
@@ -130,8 +133,11 @@ def _compute(config: pytest.Config) -> LintResults:
             key = finding.boundary if finding.boundary in groups else "engine"
             groups.setdefault(key, []).append(finding.to_dict())
     else:
+        from sealed_trace.lint._files import _excluded
+
         for source in policy.files:
-            groups[source.relpath] = []
+            if not _excluded(source.relpath, policy.exclude):  # excluded: in the graph only
+                groups[source.relpath] = []
         for finding in result.findings:
             groups.setdefault(finding.path, []).append(finding.to_dict())
     return LintResults(groups, str(Path(policy.config_path).resolve()), result.seconds,

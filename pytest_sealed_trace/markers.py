@@ -85,12 +85,19 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
     ]
     section = {
         "source_roots": ["."],
-        "exclude": others,
         "cache_dir": False,
-        "boundary": [{"name": f"marker:{item.name}", "module": module, **boundary}],
+        "boundary": [{"name": f"marker:{item.name}", "module": module, "upstream": [],
+                      **boundary}],
     }
+
+    def discover_top(root: str, roots: tuple[str, ...], exclude: tuple[str, ...]) -> list[Any]:
+        from sealed_trace.lint._files import discover
+
+        return discover(root, roots, (), tuple(others))
+
     try:
-        config = parse_config(section, root, f"marker on {item.nodeid}")
+        config = parse_config(section, root, f"marker on {item.nodeid}",
+                              discover_files=discover_top)
     except ConfigError as error:
         raise pytest.UsageError("\n".join([str(error.source), *error.problems])) from None
     shown = []

@@ -91,14 +91,22 @@ def run_lint(args: argparse.Namespace) -> int:
         return load_plugin_rules(plugin_manager(getattr(args, "lint_plugins", ())))
 
     paths = tuple(getattr(args, "paths", ()) or ())
+    kept: list[str] = []
     for path in paths:
         if not os.path.lexists(path):
             _error(f"{path}: no such file or directory")
             return 2
         outside = _outside_policy(path, config)
+        if outside and outside.startswith("excluded"):
+            continue  # a file the policy excludes (a hook's staged file, say) is skipped
         if outside:
             _error(f"{path}: {outside}; nothing there would be checked")
             return 2
+        kept.append(path)
+    if paths and not kept:
+        sys.stderr.write("no files to check: every path given is excluded by the policy\n")
+        return 0
+    paths = tuple(kept)
     from sealed_trace.lint.catalog import is_selector
     from sealed_trace.lint.filters import BaselineError, Selection, apply_filters, write_baseline
     from sealed_trace.lint.plugins import PluginError

@@ -46,7 +46,7 @@ __all__ = [
 
 DEFAULT_MAX_FILE_BYTES: Final = 4 * 1024 * 1024
 TOP_KEYS: Final = ("source_roots", "boundary", "exclude", "cache_dir", "max_file_bytes", "jobs",
-                   "target_version", "baseline", "ignore", "select", "deselect")
+                   "target_version", "baseline", "ignore", "select", "deselect", "third_party")
 IGNORE_KEYS: Final = ("path", "codes", "reason")
 #: Findings no selection, ignore or baseline can hide: a file the lint could not read, or a
 #: rule that crashed, is never a silent pass.
@@ -68,6 +68,70 @@ _PATTERN = re.compile(r"^[A-Za-z0-9_.*]+$")
 
 
 _Discover = Callable[[str, tuple[str, ...], tuple[str, ...]], list[SourceFile]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """What of one boundary is matched against the modules that exist."""
+
+    index: int
+    module: str | None
+    upstream: tuple[str, ...]
+    allowed: tuple[str, ...]
+    banned: tuple[str, ...]
+    has_upstream: bool
+
+
+class _Names:
+    """Which names exist: first-party modules, the standard library, the installed
+    distributions' top-level modules (read from their metadata, nothing imported) and the
+    policy's ``third_party`` list."""
+
+    def __init__(self, modules: set[str], third_party: tuple[str, ...]) -> None:
+        self.modules = modules
+        self.tops = {m.partition(".")[0] for m in modules}
+        self.packages = {m.rpartition(".")[0] for m in modules if "." in m}
+        self.third_party = third_party
+        self._installed: set[str] | None = None
+
+    def installed(self) -> set[str]:
+        if self._installed is None:
+            try:
+                from importlib.metadata import packages_distributions
+
+                self._installed = set(packages_distributions())
+            except Exception:  # broken metadata must not break the lint's config check
+                self._installed = set()
+        return self._installed
+
+    def known(self, name: str) -> bool:
+        """Whether ``name`` (a module or a qualified name in one) can exist."""
+        literal = name.split("*", 1)[0].rstrip(".")
+        if not literal:
+            return True
+        top = literal.partition(".")[0]
+        if any(literal == t or literal.startswith(t + ".") for t in self.third_party):
+            return True
+        if top in self.tops:
+            wildcard = "*" in name
+            joint = literal if wildcard else literal + "."
+            if literal in self.modules or any(m.startswith(joint) for m in self.modules):
+                return True
+            # an attribute of a first-party module (or a wildcard over its names), not a
+            # missing submodule of a package
+            owner = literal
+            while owner and owner not in self.modules:
+                owner = owner.rpartition(".")[0]
+            return bool(owner) and (owner not in self.packages or wildcard)
+        return top in sys.stdlib_module_names or top in self.installed()
+
+    def suggest(self, name: str) -> str:
+        import difflib
+
+        pool = sorted(self.modules | set(sys.stdlib_module_names) | self.installed())
+        close = difflib.get_close_matches(name.split("*", 1)[0].rstrip("."), pool, n=1,
+                                          cutoff=0.75)
+        return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class ConfigError(Exception):
@@ -441,7 +505,7 @@ def _check_identifier(item: str) -> str | None:
 
 def _boundary(
     index: int, table: object, problems: list[str], seen_names: set[str],
-    targets: list[tuple[int, str | None, tuple[str, ...]]] | None = None,
+    targets: list[_Target] | None = None,
 ) -> Boundary | None:
     where = f"boundary[{index}]"
     if not isinstance(table, dict):
@@ -485,7 +549,8 @@ def _boundary(
     upstream = _str_list(table.get("upstream", []), f"{where}.upstream", problems, _check_pattern)
     if targets is not None:  # matched against the source roots even when other keys are bad
         good_module = module if isinstance(module, str) and _DOTTED.match(module) else None
-        targets.append((index, good_module, upstream))
+        targets.append(_Target(index, good_module, upstream, allowed, banned,
+                               "upstream" in table))
     tci = table.get("type_checking_imports", "count")
     if tci not in ("count", "ignore"):
         problems.append(
@@ -606,7 +671,8 @@ def parse_config(
                         f"{_type_name(jobs)}")
         jobs = 0
     boundaries: list[Boundary] = []
-    targets: list[tuple[int, str | None, tuple[str, ...]]] = []
+    targets: list[_Target] = []
+    third_party = _str_list(data.get("third_party", []), "third_party", problems, _check_dotted)
     raw_boundaries = data.get("boundary")
     if raw_boundaries is None:
         problems.append("at least one [[tool.sealed_trace.boundary]] table is required")
@@ -624,9 +690,13 @@ def parse_config(
     if roots:
         # Matched with the roots that exist, whatever else is wrong: every problem at once.
         finder = discover_files or (lambda r, s, e: discover(r, s, (), e))
-        files = finder(root, tuple(roots), exclude)
+        # Excluded files are not reported, but they are modules all the same: their imports
+        # count (an excluded directory must not cut a chain that runs through it).
+        files = finder(root, tuple(roots), ())
         modules = {f.module for f in files if f.module is not None}
-        for index, sealed, upstream in targets:
+        existing = _Names(modules, third_party)
+        for spec in targets:
+            index, sealed, upstream = spec.index, spec.module, spec.upstream
             if sealed is not None and sealed not in modules:
                 import difflib
 
@@ -636,6 +706,11 @@ def parse_config(
                     f"boundary[{index}].module {sealed!r} matches no module in the source "
                     f"roots{hint}"
                 )
+            if not spec.has_upstream:
+                problems.append(
+                    f"boundary[{index}] has no upstream: no module would be checked for "
+                    "importing it; list the modules that must never import it, or write "
+                    "upstream = [] to say there are none")
             probe = Boundary("", sealed or "", "", (), (), (), upstream)
             for pattern in upstream:
                 match = re.compile(fnmatch.translate(pattern)).match
@@ -644,6 +719,14 @@ def parse_config(
                         f"boundary[{index}].upstream pattern {pattern!r} matches no module in "
                         "the source roots (other than the sealed module)"
                     )
+            for key, entries in (("allowed_imports", spec.allowed), ("banned", spec.banned)):
+                for entry in entries:
+                    if not existing.known(entry):
+                        problems.append(
+                            f"boundary[{index}].{key} entry {entry!r} names no first-party "
+                            "module, standard-library module or installed distribution"
+                            f"{existing.suggest(entry)}; list a module that is not installed "
+                            "here in third_party")
     if problems:
         raise ConfigError(config_path, problems)
     return LintConfig(

@@ -224,13 +224,18 @@ def lint(
     started = time.perf_counter()
     del jobs
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
-    files = list(config.files) or discover(config.root, config.source_roots, (), config.exclude)
+    from sealed_trace.lint._files import _excluded
+
+    files = list(config.files) or discover(config.root, config.source_roots, (), ())
     selected: set[str] | None = None
     if paths:
         chosen = discover(config.root, (), tuple(paths), config.exclude)
         selected = {f.relpath for f in chosen}
         known = {f.relpath for f in files}
         files += [f for f in chosen if f.relpath not in known]
+    if config.exclude:  # excluded files are in the graph, never reported
+        reported = selected if selected is not None else {f.relpath for f in files}
+        selected = {p for p in reported if not _excluded(p, config.exclude)}
     cache = _Cache(config.cache_dir if use_cache else None)
     env = _environment() if rule_loader is not None else []
     run_key = hashlib.sha256(json.dumps(

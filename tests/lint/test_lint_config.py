@@ -191,3 +191,41 @@ def test_one_toml_dialect_on_every_python(project: Project) -> None:
     path.write_text(path.read_text() + '[tool.other]\nx = { a = 1, }\n')
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_config(path)
+
+
+# -- issue 9 §5: never silently inert ----------------------------------------------------------
+def test_allowed_and_banned_entries_that_name_nothing_are_config_errors(project: Project) -> None:
+    project.boundary_toml += ('allowed_imports = ["sealed_trase", "pkg.values"]\n'
+                              'banned = ["pkg.serach", "tiem.*", "os.environ", "pkg.values.x*"]\n')
+    project.boundary_toml = project.boundary_toml.replace(
+        'allowed_imports = ["pkg.values"]\n', "", 1)
+    problems = " | ".join(_problems(project))
+    assert "allowed_imports entry 'sealed_trase' names no first-party module" in problems
+    assert "did you mean 'sealed_trace'" in problems
+    assert "banned entry 'pkg.serach'" in problems
+    assert "banned entry 'tiem.*'" in problems
+    assert "'os.environ'" not in problems and "'pkg.values.x*'" not in problems
+
+
+def test_third_party_admits_modules_not_installed_here(project: Project) -> None:
+    project.top_toml += 'third_party = ["numpy_nightly"]\n'
+    project.boundary_toml += 'banned = ["numpy_nightly.random"]\n'
+    project.config()
+
+
+def test_a_boundary_without_upstream_must_say_so(project: Project) -> None:
+    project.boundary_toml = project.boundary_toml.replace(
+        'upstream = ["pkg.up", "pkg.up.*"]\n', "")
+    assert any("has no upstream" in p for p in _problems(project))
+    project.boundary_toml += "upstream = []\n"
+    project.config()
+
+
+def test_exclude_never_cuts_a_chain(project: Project) -> None:
+    project.top_toml += 'exclude = ["src/pkg/legacy"]\n'
+    project.write("src/pkg/legacy/__init__.py", "")
+    project.write("src/pkg/legacy/bridge.py", "import pkg.sealed\n")
+    project.write("src/pkg/up/a.py", "import pkg.legacy.bridge\n")
+    findings = project.run().findings
+    assert [(f.path, f.code) for f in findings] == [("src/pkg/up/a.py", "ST402")]
+    assert "pkg.legacy.bridge -> pkg.sealed" in findings[0].message

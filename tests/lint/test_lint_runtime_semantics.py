@@ -349,11 +349,11 @@ def test_a_coding_cookie_after_a_crlf_first_line_is_honoured(project: Project) -
     "\ufeffimport socket\n",
 ], ids=["dynamic", "submodule", "from-submodule", "star", "bom"])
 def test_the_closure_sees_what_deep_modules_import(project: Project, deep: str) -> None:
+    project.write("src/pkg/tools/__init__.py", "__all__ = ['search']\n")
+    project.write("src/pkg/tools/search.py", "")
     project.boundary_toml += 'closure = true\nbanned = ["pkg.tools.search", "unittest.mock"]\n'
     project.sealed("from pkg import values\n")
     project.write("src/pkg/values.py", "from pkg import deep\n")
-    project.write("src/pkg/tools/__init__.py", "__all__ = ['search']\n")
-    project.write("src/pkg/tools/search.py", "")
     project.write("src/pkg/deep.py", deep.encode("utf-8"))
     assert [f.code for f in project.run().findings] == ["ST404"]
 

@@ -18,11 +18,13 @@ name = "seal"
 module = "kern.seal"
 allowed_imports = ["kern.records", "dataclasses"]
 banned = ["time.*"]
+upstream = []
 
 [[tool.sealed_trace.boundary]]
 name = "clean"
 module = "kern.clean"
 allowed_imports = ["json"]
+upstream = []
 """
 
 LINT_FILES = {

@@ -55,7 +55,7 @@ def test_the_practice_report_carries_no_answer():
 def _lint(**boundary: object) -> list[str]:
     """Findings of one ad-hoc boundary over the kernel, as ``path:line:col RULE message``."""
     section = {"source_roots": ["."], "exclude": ["tests"], "cache_dir": False,
-               "boundary": [{"name": "check", **boundary}]}
+               "boundary": [{"name": "check", "upstream": [], **boundary}]}
     config = parse_config(section, str(ROOT), "tests/test_boundary_markers.py")
     return [f"{f.path}:{f.line}:{f.column} {f.code} {f.message}"
             for f in lint(config, use_cache=False, jobs=1).findings]
