@@ -49,6 +49,9 @@ def add_lint_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--write-baseline", metavar="FILE", dest="lint_write_baseline",
                         help="record today's findings in FILE (then set baseline = \"FILE\" "
                         "in the policy) and exit 0")
+    parser.add_argument("--skip-uncovered", action="store_true", dest="lint_skip_uncovered",
+                        help="skip, instead of refusing, PATHs outside the policy's source "
+                        "roots (what a pre-commit hook passes)")
     parser.add_argument("--statistics", action="store_true", dest="lint_statistics",
                         help="print the number of findings per rule instead of the findings")
     parser.add_argument("--jobs", type=_jobs, default=None, dest="lint_jobs", metavar="N",
@@ -97,14 +100,16 @@ def run_lint(args: argparse.Namespace) -> int:
             _error(f"{path}: no such file or directory")
             return 2
         outside = _outside_policy(path, config)
-        if outside and outside.startswith("excluded"):
+        if outside and (outside.startswith("excluded")
+                        or (getattr(args, "lint_skip_uncovered", False)
+                            and outside.startswith("not under"))):
             continue  # a file the policy excludes (a hook's staged file, say) is skipped
         if outside:
             _error(f"{path}: {outside}; nothing there would be checked")
             return 2
         kept.append(path)
     if paths and not kept:
-        sys.stderr.write("no files to check: every path given is excluded by the policy\n")
+        sys.stderr.write("no files to check: the policy covers none of the paths given\n")
         return 0
     paths = tuple(kept)
     from sealed_trace.lint.catalog import is_selector
