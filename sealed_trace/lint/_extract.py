@@ -1,8 +1,8 @@
 """The libcst pass: one parse and one batched visit per file, producing :class:`FileFacts`.
 
 This is the only module of the project that imports libcst (with :mod:`sealed_trace.lint.rules`
-plugins free to do the same). Names are resolved with libcst's ``QualifiedNameProvider`` and
-``ScopeProvider``, never from source text, so aliases resolve and strings, comments and
+plugins free to do the same). Names are resolved through libcst's ``ScopeProvider`` (the
+qualified names its scopes give), never from source text, so aliases resolve and strings, comments and
 docstrings are never mistaken for code. The scanned code is never imported or executed.
 """
 
@@ -16,7 +16,7 @@ import sys
 import threading
 import tokenize
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -28,7 +28,6 @@ from libcst.metadata import (
     MetadataWrapper,
     PositionProvider,
     QualifiedName,
-    QualifiedNameProvider,
     QualifiedNameSource,
     Scope,
     ScopeProvider,
@@ -319,7 +318,7 @@ class _Sources(cst.CSTVisitor):
 
 
 class _Collector(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider, QualifiedNameProvider, ScopeProvider)
+    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider)
 
     def __init__(self, module: str | None, is_package: bool) -> None:
         super().__init__()
@@ -368,10 +367,16 @@ class _Collector(cst.CSTVisitor):
         start = self.get_metadata(PositionProvider, node).start
         return start.line, start.column + 1
 
+    def _found(self, node: cst.CSTNode) -> Collection[QualifiedName]:
+        """libcst's qualified names of ``node``, asked of its scope (what
+        ``QualifiedNameProvider`` computes, without its pass over every node of the module)."""
+        scope = self.get_metadata(ScopeProvider, node, None)
+        if scope is None:
+            return ()
+        return scope.get_qualified_names_for(node)
+
     def _qnames(self, node: cst.CSTNode) -> set[str]:
-        found: set[QualifiedName] = self.get_metadata(
-            QualifiedNameProvider, node, set()  # type: ignore[arg-type]
-        )
+        found = self._found(node)
         return {self._absq(q.name) for q in found if q.source in _RESOLVED}
 
     def _absq(self, name: str) -> str:
@@ -386,9 +391,7 @@ class _Collector(cst.CSTVisitor):
         """Qualified names of a dotted chain. libcst names a chain on a builtin by the builtin
         alone (``object.__getattribute__`` is ``builtins.object``): extend it attribute by
         attribute."""
-        found: set[QualifiedName] = self.get_metadata(
-            QualifiedNameProvider, node, set()  # type: ignore[arg-type]
-        )
+        found = self._found(node)
         if isinstance(node, cst.Attribute) and any(
                 q.source is QualifiedNameSource.BUILTIN for q in found):
             base = node.value
