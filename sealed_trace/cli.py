@@ -7,6 +7,7 @@ command                                  exit status
 ``sealed-trace verify OUTCOME EPISODE``  0 same bytes, 1 different, 2 usage error
 ``sealed-trace explain CODE``            0 known, 2 unknown
 ``sealed-trace lint [PATH...]``          0 clean, 1 findings, 2 config or usage error
+``sealed-trace init [MODULE] [--write]``  0 proposed or written, 2 usage error
 =======================================  ==================================================
 
 User errors are one line on stderr naming the file and what is wrong, never a traceback.
@@ -144,6 +145,23 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_init(args: argparse.Namespace) -> int:
+    from sealed_trace.lint.starter import InitError, propose, write_proposal
+
+    try:
+        proposal = propose(".", args.module)
+        if args.write:
+            path = write_proposal(".", proposal)
+            _stderr(f"wrote the [tool.sealed_trace] policy for {proposal.module} to "
+                    f"{path.name}; next: sealed-trace lint (and --write-baseline FILE to "
+                    "record what it reports today)")
+            return 0
+    except InitError as error:
+        raise _UsageError(str(error)) from None
+    _write(proposal.text.encode())
+    return 0
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     from sealed_trace.lint.catalog import RULES
 
@@ -178,6 +196,19 @@ def _parser() -> argparse.ArgumentParser:
         "--all", action="store_true", help="print the table of every reason code (Markdown)"
     )
     explain_cmd.set_defaults(run=_cmd_explain)
+    init = sub.add_parser(
+        "init", help="propose a [tool.sealed_trace] policy for this project",
+        description="Read the project in the current directory (statically) and propose a "
+        "starter policy: its source roots and, for the sealed MODULE, a boundary with the "
+        "adr-0230 preset, its first-party imports as allowed_imports and as upstream "
+        "candidates, every line commented. Prints it, or appends it to pyproject.toml with "
+        "--write (never over an existing [tool.sealed_trace] table). Exit 0 proposed or "
+        "written, 2 usage error.")
+    init.add_argument("module", metavar="MODULE", nargs="?",
+                      help="the sealed module, e.g. mykernel.sealing")
+    init.add_argument("--write", action="store_true",
+                      help="append the policy to ./pyproject.toml instead of printing it")
+    init.set_defaults(run=_cmd_init)
     rules = sub.add_parser("rules", help="list every lint rule: code, name, summary")
     rules.set_defaults(run=_cmd_rules)
     try:

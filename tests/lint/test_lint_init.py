@@ -1,0 +1,223 @@
+"""``sealed-trace init`` (issue 9 §1): a starter policy read from the project as it stands,
+printed or appended to pyproject.toml, that lints the project it came from without a config
+error."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from sealed_trace.cli import main
+from sealed_trace.lint.config import load_config
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+_PROJECT = '[project]\nname = "mk"\nversion = "0"\nrequires-python = ">=3.10"\n'
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _run(root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+         *args: str) -> tuple[int, str, str]:
+    monkeypatch.chdir(root)
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def src_kernel(tmp_path: Path) -> Path:
+    _write(tmp_path, {
+        "pyproject.toml": _PROJECT,
+        "src/mykernel/__init__.py": "",
+        "src/mykernel/residuals.py": "class Residual:\n    pass\n",
+        "src/mykernel/gate.py": "from mykernel.residuals import Residual\n",
+        "src/mykernel/sealing.py": (
+            "import json\nimport time\nimport xml.dom\nfrom . import gate\n"
+            "from mykernel.residuals import Residual\n"),
+        "tests/test_gate.py": "import mykernel.gate\n",
+    })
+    return tmp_path
+
+
+def _boundary(text: str) -> dict[str, object]:
+    table = tomllib.loads(text)["tool"]["sealed_trace"]
+    boundaries = table["boundary"]
+    assert len(boundaries) == 1
+    boundary: dict[str, object] = boundaries[0]
+    return boundary
+
+
+def test_init_proposes_a_boundary_from_the_modules_imports(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
+    assert status == 0
+    table = tomllib.loads(out)["tool"]["sealed_trace"]
+    assert table["source_roots"] == ["src"]
+    boundary = _boundary(out)
+    assert boundary["module"] == "mykernel.sealing"
+    assert boundary["preset"] == "adr-0230"
+    assert boundary["allowed_imports"] == ["mykernel.gate", "mykernel.residuals"]
+    assert boundary["upstream"] == ["mykernel.gate", "mykernel.residuals"]
+
+
+def test_every_line_of_the_proposal_says_why_it_is_there(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
+    bare = [line for line in out.splitlines()
+            if line.strip() and "#" not in line and not line.startswith("[")
+            and line.strip() != "]" and not line.rstrip().endswith("= [")]
+    assert bare == []
+
+
+def test_imports_the_first_lint_will_report_are_announced(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
+    assert "#   time (line 2): banned by the adr-0230 preset" in out
+    assert "#   xml.dom (line 3): outside the preset's value-type surface" in out
+    assert "json" not in out.split("allowed_imports", 1)[1]  # the preset allows it
+
+
+def test_printing_changes_nothing(src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    before = (src_kernel / "pyproject.toml").read_bytes()
+    _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
+    assert (src_kernel / "pyproject.toml").read_bytes() == before
+
+
+def test_write_appends_a_policy_that_lints_the_project_without_a_config_error(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    before = (src_kernel / "pyproject.toml").read_text()
+    status, _, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing", "--write")
+    assert status == 0, err
+    after = (src_kernel / "pyproject.toml").read_text()
+    assert after.startswith(before)
+    config = load_config(src_kernel / "pyproject.toml")
+    assert [b.module for b in config.boundaries] == ["mykernel.sealing"]
+    status, out, err = _run(src_kernel, monkeypatch, capsys, "lint", "--no-cache")
+    assert status == 1, err  # findings (the announced ones), not a config error (2)
+    codes = sorted(line.split()[1] for line in out.splitlines())
+    assert codes == ["ST101", "ST102"]
+
+
+def test_write_never_overwrites_an_existing_table(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pyproject = src_kernel / "pyproject.toml"
+    pyproject.write_text(_PROJECT + '[tool]\nsealed_trace.source_roots = ["src"]\n')
+    before = pyproject.read_bytes()
+    status, _, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing", "--write")
+    assert status == 2
+    assert "already has a [tool.sealed_trace] table; not changed" in err
+    assert pyproject.read_bytes() == before
+
+
+def test_write_leaves_a_file_that_is_not_toml_untouched(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pyproject = src_kernel / "pyproject.toml"
+    pyproject.write_text("[project\n")
+    status, _, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing", "--write")
+    assert status == 2
+    assert "cannot read it as TOML" in err
+    assert pyproject.read_text() == "[project\n"
+
+
+def test_write_refuses_when_the_appended_table_would_not_be_toml(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pyproject = src_kernel / "pyproject.toml"
+    pyproject.write_text('tool = { black = {} }\n' + _PROJECT)
+    before = pyproject.read_bytes()
+    status, _, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing", "--write")
+    assert status == 2
+    assert "cannot be appended" in err
+    assert pyproject.read_bytes() == before
+    assert [p.name for p in src_kernel.iterdir() if p.name.startswith(".pyproject")] == []
+
+
+def test_write_creates_pyproject_when_there_is_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _write(tmp_path, {"kern/__init__.py": "", "kern/seal.py": "import hashlib\n"})
+    status, _, err = _run(tmp_path, monkeypatch, capsys, "init", "kern.seal", "--write")
+    assert status == 0, err
+    boundary = _boundary((tmp_path / "pyproject.toml").read_text())
+    assert boundary["upstream"] == []
+    assert load_config(tmp_path / "pyproject.toml").boundaries[0].upstream == ()
+
+
+def test_flat_layout_excludes_tests_and_finds_namespace_packages(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _write(tmp_path, {
+        "pyproject.toml": _PROJECT,
+        "ns/kernel/records.py": "class Record:\n    pass\n",  # no __init__.py anywhere
+        "ns/kernel/seal.py": "from ns.kernel.records import Record\n",
+        "tests/test_seal.py": "import ns.kernel.seal\n",
+        "docs/conf.py": "project = 'x'\n",
+    })
+    status, out, _ = _run(tmp_path, monkeypatch, capsys, "init", "ns.kernel.seal")
+    assert status == 0
+    table = tomllib.loads(out)["tool"]["sealed_trace"]
+    assert table["source_roots"] == ["."]
+    assert table["exclude"] == ["tests", "docs"]
+    assert _boundary(out)["allowed_imports"] == ["ns.kernel.records"]
+
+
+def test_a_package_import_is_flagged_as_wide(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _write(tmp_path, {
+        "k/__init__.py": "class Record:\n    pass\n",
+        "k/other.py": "",
+        "k/seal.py": "from k import Record\n",
+    })
+    _, out, _ = _run(tmp_path, monkeypatch, capsys, "init", "k.seal")
+    line = next(x for x in out.splitlines() if x.strip().startswith('"k",'))
+    assert "narrow it if you can" in line
+
+
+def test_an_unknown_module_is_an_error_with_suggestions(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.seling")
+    assert status == 2
+    assert out == ""
+    assert "no module 'mykernel.seling' under src/" in err
+    assert "did you mean mykernel.sealing" in err
+
+
+def test_without_a_module_only_the_roots_and_a_commented_template(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(src_kernel, monkeypatch, capsys, "init")
+    assert status == 0
+    assert tomllib.loads(out) == {"tool": {"sealed_trace": {"source_roots": ["src"]}}}
+    assert "# [[tool.sealed_trace.boundary]]" in out
+    status, _, err = _run(src_kernel, monkeypatch, capsys, "init", "--write")
+    assert status == 2
+    assert "--write needs the sealed MODULE" in err
+
+
+def test_an_unparsable_sealed_module_is_an_error_at_its_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _write(tmp_path, {"k/__init__.py": "", "k/seal.py": "import json\ndef (:\n"})
+    status, _, err = _run(tmp_path, monkeypatch, capsys, "init", "k.seal")
+    assert status == 2
+    assert "k/seal.py:2:" in err
