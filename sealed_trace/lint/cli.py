@@ -54,6 +54,10 @@ def add_lint_arguments(parser: argparse.ArgumentParser) -> None:
                         "roots (what a pre-commit hook passes)")
     parser.add_argument("--statistics", action="store_true", dest="lint_statistics",
                         help="print the number of findings per rule instead of the findings")
+    parser.add_argument("--show-source", action="store_true", dest="lint_show_source",
+                        help="show the offending line with a caret under each finding (text)")
+    parser.add_argument("--quiet", "-q", action="store_true", dest="lint_quiet",
+                        help="print the findings only: no summary line, no notes")
     parser.add_argument("--jobs", type=_jobs, default=None, dest="lint_jobs", metavar="N",
                         help="accepted for compatibility: the import scanner uses every core")
 
@@ -109,7 +113,9 @@ def run_lint(args: argparse.Namespace) -> int:
             return 2
         kept.append(path)
     if paths and not kept:
-        sys.stderr.write("no files to check: the policy covers none of the paths given\n")
+        if not getattr(args, "lint_quiet", False):
+            sys.stderr.write("no files to check: the policy covers none of the paths "
+                             "given\n")
         return 0
     paths = tuple(kept)
     from sealed_trace.lint.catalog import is_selector
@@ -151,13 +157,21 @@ def run_lint(args: argparse.Namespace) -> int:
         except OSError as exc:
             _error(f"{writing}: cannot write: {exc.strerror or exc}")
             return 2
-        sys.stderr.write(f"wrote {count} finding(s) to {writing}; set baseline = "
-                         f"\"{os.path.relpath(writing, config.root)}\" in the policy\n")
+        if not getattr(args, "lint_quiet", False):
+            sys.stderr.write(f"wrote {count} finding(s) to {writing}; set baseline = "
+                             f"\"{os.path.relpath(writing, config.root)}\" in the policy\n")
         return 0
     if args.lint_format in ("sarif", "github"):
         result = _repo_relative(result, config.root)
     if getattr(args, "lint_statistics", False):
         report = statistics(result.findings)
+    elif args.lint_format == "text":
+        from sealed_trace.lint.formats.text import render_text, use_colour
+
+        stream = sys.stdout if not args.lint_output else None
+        report = render_text(
+            result, root=config.root, show_source=getattr(args, "lint_show_source", False),
+            colour=stream is not None and use_colour(_isatty(stream)))
     else:
         report = render(args.lint_format, result, _version())
     if args.lint_output:
@@ -169,7 +183,8 @@ def run_lint(args: argparse.Namespace) -> int:
             return 2
     else:
         sys.stdout.write(report)
-    if args.lint_format == "text" and not args.lint_output:
+    if args.lint_format == "text" and not args.lint_output \
+            and not getattr(args, "lint_quiet", False):
         # On stderr, so that stdout holds findings only; a clean run says it ran.
         summary = f"{len(result.findings)} finding(s)" if result.findings else "no findings"
         sys.stderr.write(f"{summary} in {result.checked} file(s)\n")
@@ -220,6 +235,13 @@ def _repo_relative(result: Any, root: str) -> Any:
         return result
     findings = tuple(dataclasses.replace(f, path=f"{prefix}/{f.path}") for f in result.findings)
     return dataclasses.replace(result, findings=findings)
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _version() -> str:

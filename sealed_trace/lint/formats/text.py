@@ -1,14 +1,73 @@
-"""Text format: one ``path:line:col CODE message`` line per finding."""
+"""Text format: one ``path:line:col CODE message`` line per finding.
+
+For a person at a terminal the command line adds, through :func:`render_text`: paths relative
+to the current directory, the offending line with a caret under the column
+(``--show-source``), and colour (on a terminal, unless ``NO_COLOR`` is set; ``FORCE_COLOR``
+turns it on anywhere).
+"""
 
 from __future__ import annotations
 
+import os
+
 from sealed_trace.lint.engine import LintResult
 
-__all__ = ["render"]
+__all__ = ["render", "render_text", "use_colour"]
+
+_BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
 
 
 def render(result: LintResult, tool_version: str) -> str:
     """Return the findings as lines (empty string when clean)."""
-    return "".join(
-        f"{f.path}:{f.line}:{f.column} {f.code} {f.message}\n" for f in result.findings
-    )
+    return render_text(result)
+
+
+def use_colour(stream_is_tty: bool, environ: dict[str, str] | None = None) -> bool:
+    """Colour or not: ``NO_COLOR`` (any non-empty value) wins, then ``FORCE_COLOR``, then
+    whether the stream is a terminal (https://no-color.org conventions)."""
+    env = os.environ if environ is None else environ
+    if env.get("NO_COLOR"):
+        return False
+    if env.get("FORCE_COLOR"):
+        return True
+    return stream_is_tty and env.get("TERM") != "dumb"
+
+
+def _source_line(path: str, line: int) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+            for number, text in enumerate(handle, 1):
+                if number == line:
+                    return text.rstrip("\r\n")
+    except OSError:
+        return None
+    return None
+
+
+def render_text(result: LintResult, *, root: str | None = None, show_source: bool = False,
+                colour: bool = False) -> str:
+    """The text report. ``root``: the project root the findings' paths are relative to; when
+    given, paths are shown relative to the current directory. ``show_source``: each finding
+    is followed by its line and a caret under its column (tabs kept, so the caret lines up).
+    ``colour``: ANSI bold path and red code."""
+    out: list[str] = []
+    for f in result.findings:
+        path = f.path
+        full = path if root is None or os.path.isabs(path) else os.path.join(root, path)
+        if root is not None:
+            try:
+                path = os.path.relpath(full).replace(os.sep, "/")
+            except ValueError:  # another drive
+                path = f.path
+        where = f"{path}:{f.line}:{f.column}"
+        code = f.code
+        if colour:
+            where, code = f"{_BOLD}{where}{_RESET}", f"{_BOLD}{_RED}{code}{_RESET}"
+        out.append(f"{where} {code} {f.message}\n")
+        if show_source:
+            text = _source_line(full, f.line)
+            if text is not None:
+                pad = "".join(c if c == "\t" else " " for c in text[:max(0, f.column - 1)])
+                caret = f"{_CYAN}^{_RESET}" if colour else "^"
+                out.append(f"    {text}\n    {pad}{caret}\n")
+    return "".join(out)
