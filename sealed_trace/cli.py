@@ -130,14 +130,30 @@ def explain(code: str) -> str | None:
     return explain_rule(code)
 
 
+def _lint_rule_table() -> str:
+    """The lint rules' table that ``explain --all`` adds after the reason codes (empty when
+    the lint is not installed)."""
+    try:
+        from sealed_trace.lint.catalog import BUILTIN_RULES, help_anchor
+    except ImportError:  # pragma: no cover
+        return ""
+    lines = ["", "## Lint rules", "",
+             "`sealed-trace explain CODE` (or the rule's name) prints a rule's explanation; "
+             "[lint.md](lint.md#rules) describes each.", "",
+             "| code | name | fires on |", "|---|---|---|"]
+    lines += [f"| [`{info.code}`](lint.md#{help_anchor(info)}) | `{info.name}` | "
+              f"{info.summary} |" for info in BUILTIN_RULES]
+    return "\n".join(lines) + "\n"
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     if args.all:
         if args.code is not None:
             raise _UsageError("give a CODE or --all, not both")
-        _write(markdown_table().encode())
+        _write((markdown_table() + _lint_rule_table()).encode())
         return 0
     if args.code is None:
-        raise _UsageError("explain needs a CODE (or --all for the reason-code table)")
+        raise _UsageError("explain needs a CODE (or --all for every reason code and rule)")
     text = explain(args.code)
     if text is None:
         raise _UsageError(f"unknown reason code or rule {args.code!r}")
@@ -193,8 +209,8 @@ def _parser() -> argparse.ArgumentParser:
     explain_cmd = sub.add_parser("explain", help="explain a reason code or lint rule")
     explain_cmd.add_argument("code", metavar="CODE", nargs="?")
     explain_cmd.add_argument(
-        "--all", action="store_true", help="print the table of every reason code (Markdown)"
-    )
+        "--all", action="store_true",
+        help="print the table of every reason code and lint rule (Markdown)")
     explain_cmd.set_defaults(run=_cmd_explain)
     init = sub.add_parser(
         "init", help="propose a [tool.sealed_trace] policy for this project",

@@ -118,8 +118,22 @@ def test_explain_unknown_is_exit_2(capsys):
     assert "unknown" in capsys.readouterr().err
 
 
-def test_reason_code_document_is_the_generated_table():
-    assert (ROOT / "docs" / "reason-codes.md").read_text() == markdown_table()
+def test_reason_code_document_is_the_generated_table(capsys):
+    assert main(["explain", "--all"]) == 0
+    generated = capsys.readouterr().out
+    assert generated.startswith(markdown_table())
+    assert (ROOT / "docs" / "reason-codes.md").read_text() == generated
+
+
+def test_explain_all_lists_every_builtin_lint_rule(capsys):
+    from sealed_trace.lint.catalog import BUILTIN_RULES
+
+    assert main(["explain", "--all"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.split("## Lint rules", 1)[1].splitlines()
+            if line.startswith("| [`ST")]
+    assert [row.split("`")[1] for row in rows] == [info.code for info in BUILTIN_RULES]
+    assert len(rows) >= 22
 
 
 def test_every_reason_code_belongs_to_a_refusal_family():

@@ -2,8 +2,8 @@
 
 This is the only module of the project that imports libcst (with :mod:`sealed_trace.lint.rules`
 plugins free to do the same). Names are resolved through libcst's ``ScopeProvider`` (the
-qualified names its scopes give), never from source text, so aliases resolve and strings, comments and
-docstrings are never mistaken for code. The scanned code is never imported or executed.
+qualified names its scopes give), never from source text, so aliases resolve and strings,
+comments and docstrings are never mistaken for code. The scanned code is never imported or executed.
 """
 
 from __future__ import annotations

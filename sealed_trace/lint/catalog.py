@@ -18,9 +18,12 @@ from dataclasses import dataclass
 from typing import Final
 
 __all__ = [
+    "BUILTIN_RULES",
     "RULES",
     "RuleInfo",
+    "docs_url",
     "explain_rule",
+    "help_anchor",
     "lookup_rule",
     "matches_rule",
     "register_rule_info",
@@ -315,6 +318,8 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
     ),
 )
 
+#: The built-in rules, in code order (what ``docs/lint.md`` and ``explain --all`` describe).
+BUILTIN_RULES: Final[tuple[RuleInfo, ...]] = tuple(sorted(_BUILTIN, key=lambda i: i.code))
 RULES: Final[dict[str, RuleInfo]] = {info.code: info for info in _BUILTIN}
 
 
@@ -376,6 +381,31 @@ def _load_plugin_infos() -> bool:
         return bool(load_plugin_rules(plugin_manager()))
     except Exception:  # a broken plugin must not break `explain` of the built-in rules
         return False
+
+
+def help_anchor(info: RuleInfo) -> str:
+    """The anchor of the rule's section of ``docs/lint.md`` (its ``### CODE name`` heading,
+    as GitHub names it): ``st201-banned-call``."""
+    return f"{info.code.lower()}-{info.name}"
+
+
+def docs_url() -> str | None:
+    """Where ``docs/lint.md`` is published: the installed distribution's ``Documentation``
+    project URL (``[project.urls]``) followed by ``/lint.md``, or None when it declares none
+    (then SARIF carries no ``helpUri``; a link that leads nowhere would be worse)."""
+    try:
+        from importlib.metadata import PackageNotFoundError, metadata
+    except ImportError:  # pragma: no cover
+        return None
+    try:
+        urls = metadata("sealed-trace").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = str(entry).partition(",")
+        if label.strip().lower() in ("documentation", "docs") and url.strip():
+            return url.strip().rstrip("/") + "/lint.md"
+    return None
 
 
 def explain_rule(code_or_name: str) -> str | None:

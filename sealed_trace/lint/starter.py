@@ -24,14 +24,19 @@ from __future__ import annotations
 import contextlib
 import difflib
 import os
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sealed_trace.lint._files import SourceFile, discover
-from sealed_trace.lint.config import ConfigError, name_is_banned, parse_config, tomllib
+from sealed_trace.lint.config import ConfigError, name_is_banned, parse_config
 from sealed_trace.lint.presets import PRESETS
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 __all__ = ["InitError", "Proposal", "propose", "write_proposal"]
 
 #: Directories that hold no production code, excluded when the source root is the project.

@@ -25,7 +25,7 @@ def _cli(project: Project, extra_path: str = "") -> subprocess.CompletedProcess[
     env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_path, repo) if p)
     return subprocess.run(
         [sys.executable, "-m", "sealed_trace", "lint", "--no-cache", "--config", str(config)],
-        capture_output=True, text=True, env=env, check=False)
+        capture_output=True, text=True, env=env, check=False, cwd=project.root)
 
 
 def test_a_command_line_run_finds_what_an_in_process_run_finds(project: Project) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,12 @@ def _cli(project: Project, *argv: str) -> tuple[int, str, str]:
     add_lint_parser(sub)
     config = project.write_config()
     args = parser.parse_args(["lint", "--config", str(config), "--no-cache", *argv])
-    out, err = _capture(lambda: run_lint(args))
+    here = os.getcwd()
+    os.chdir(project.root)  # where a user runs it: text paths are relative to it
+    try:
+        out, err = _capture(lambda: run_lint(args))
+    finally:
+        os.chdir(here)
     return out[0], out[1], err
 
 
@@ -178,3 +184,44 @@ def test_no_config_anywhere(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
     assert "no pyproject.toml with a [tool.sealed_trace] table" in result.stderr
+
+
+def test_every_rule_has_a_section_in_the_docs_that_its_anchor_names() -> None:
+    import re
+
+    from sealed_trace.lint.catalog import BUILTIN_RULES, help_anchor
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "lint.md").read_text()
+    headings = set(re.findall(r"^### (ST\d{3}) ([a-z-]+)$", docs, re.MULTILINE))
+    assert headings == {(info.code, info.name) for info in BUILTIN_RULES}
+    for info in BUILTIN_RULES:  # GitHub's slug of "ST201 banned-call" is "st201-banned-call"
+        assert help_anchor(info) == f"{info.code} {info.name}".lower().replace(" ", "-")
+
+
+def test_sarif_links_each_rule_to_its_section_when_the_docs_have_a_home(
+        dirty: Project, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from sealed_trace.lint import catalog
+    from sealed_trace.lint.cli import main as lint_main
+
+    monkeypatch.setattr(catalog, "docs_url", lambda: "https://docs.example/sealed/lint.md")
+    config = dirty.write_config()
+    assert lint_main(["--no-cache", "--config", str(config), "--format", "sarif"]) == 1
+    driver = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://docs.example/sealed/lint.md"
+    by_id = {rule["id"]: rule for rule in driver["rules"]}
+    assert by_id["ST201"]["helpUri"] == "https://docs.example/sealed/lint.md#st201-banned-call"
+
+
+def test_sarif_has_no_help_links_that_lead_nowhere(
+        dirty: Project, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from sealed_trace.lint import catalog
+    from sealed_trace.lint.cli import main as lint_main
+
+    monkeypatch.setattr(catalog, "docs_url", lambda: None)
+    config = dirty.write_config()
+    assert lint_main(["--no-cache", "--config", str(config), "--format", "sarif"]) == 1
+    driver = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]
+    assert "informationUri" not in driver
+    assert all("helpUri" not in rule for rule in driver["rules"])

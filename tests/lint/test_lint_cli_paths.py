@@ -75,4 +75,4 @@ def test_github_and_sarif_paths_are_repository_relative(project, capsys, monkeyp
             for r in sarif["runs"][0]["results"]}
     assert uris == {"sub/src/pkg/sealed.py"}
     assert main(["lint", "--no-cache", "--config", config]) == 1
-    assert capsys.readouterr().out.startswith("src/pkg/sealed.py:")  # text: policy-relative
+    assert capsys.readouterr().out.startswith("sub/src/pkg/sealed.py:")  # text: from cwd

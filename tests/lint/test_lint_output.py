@@ -94,3 +94,13 @@ def test_quiet_prints_findings_only(finding: Project) -> None:
     assert quiet.stderr == ""
     assert quiet.stdout == loud.stdout
     assert quiet.returncode == 1
+
+
+def test_a_file_outside_the_current_directory_is_shown_absolute(finding: Project,
+                                                                  tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = _lint(finding, "--config", str(finding.root / "pyproject.toml"), cwd=elsewhere)
+    path = result.stdout.split(":", 1)[0]
+    assert Path(path).is_absolute()
+    assert Path(path) == (finding.root / "src/pkg/sealed.py").resolve()

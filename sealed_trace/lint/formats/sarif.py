@@ -1,6 +1,8 @@
 """SARIF 2.1.0 format for GitHub code scanning.
 
-Every rule that ran is declared in ``tool.driver.rules`` (with ``ruleIndex`` on each result),
+Every rule that ran is declared in ``tool.driver.rules`` (with ``ruleIndex`` on each result;
+``helpUri`` to the rule's section of ``docs/lint.md`` and the driver's ``informationUri`` when
+the distribution declares a ``Documentation`` URL),
 locations are repo-relative URIs against ``%SRCROOT%``, columns count Unicode code points, and
 ``partialFingerprints["sealedTrace/v1"]`` is the line-independent fingerprint with an
 occurrence index (two findings with the same anchor in one file differ), so an alert survives
@@ -12,7 +14,8 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
-from sealed_trace.lint.catalog import RULES, RuleInfo
+from sealed_trace.lint import catalog
+from sealed_trace.lint.catalog import RULES, RuleInfo, help_anchor
 from sealed_trace.lint.engine import LintResult
 from sealed_trace.lint.findings import occurrence_fingerprints
 
@@ -21,8 +24,8 @@ __all__ = ["SARIF_SCHEMA", "render"]
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def _rule(info: RuleInfo) -> dict[str, object]:
-    return {
+def _rule(info: RuleInfo, docs: str | None) -> dict[str, object]:
+    rule: dict[str, object] = {
         "id": info.code,
         "name": info.name,
         "shortDescription": {"text": info.summary},
@@ -31,6 +34,9 @@ def _rule(info: RuleInfo) -> dict[str, object]:
         "defaultConfiguration": {"level": "error"},
         "properties": {"tags": ["sealed-trace", "boundary"]},
     }
+    if docs is not None:
+        rule["helpUri"] = f"{docs}#{help_anchor(info)}"
+    return rule
 
 
 def render(result: LintResult, tool_version: str) -> str:
@@ -58,16 +64,20 @@ def render(result: LintResult, tool_version: str) -> str:
             }],
             "partialFingerprints": {"sealedTrace/v1": fingerprint},
         })
+    docs = catalog.docs_url()
+    driver: dict[str, object] = {
+        "name": "sealed-trace",
+        "version": tool_version,
+        "semanticVersion": tool_version,
+    }
+    if docs is not None:
+        driver["informationUri"] = docs
+    driver["rules"] = [_rule(info, docs) for info in infos]
     log = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {
-                "name": "sealed-trace",
-                "version": tool_version,
-                "semanticVersion": tool_version,
-                "rules": [_rule(info) for info in infos],
-            }},
+            "tool": {"driver": driver},
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "repository root"}}},
             "results": results,

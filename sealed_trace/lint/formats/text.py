@@ -1,7 +1,7 @@
 """Text format: one ``path:line:col CODE message`` line per finding.
 
 For a person at a terminal the command line adds, through :func:`render_text`: paths relative
-to the current directory, the offending line with a caret under the column
+to the current directory (absolute outside it), the offending line with a caret under the column
 (``--show-source``), and colour (on a terminal, unless ``NO_COLOR`` is set; ``FORCE_COLOR``
 turns it on anywhere).
 """
@@ -44,10 +44,24 @@ def _source_line(path: str, line: int) -> str | None:
     return None
 
 
+def _shown(path: str) -> str:
+    """``path`` relative to the current directory when it lies below it, else absolute (a
+    ``../../`` chain is harder to read than the path itself)."""
+    absolute = os.path.abspath(path)
+    try:
+        relative = os.path.relpath(absolute)
+    except ValueError:  # another drive
+        return absolute
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return absolute.replace(os.sep, "/")
+    return relative.replace(os.sep, "/")
+
+
 def render_text(result: LintResult, *, root: str | None = None, show_source: bool = False,
                 colour: bool = False) -> str:
     """The text report. ``root``: the project root the findings' paths are relative to; when
-    given, paths are shown relative to the current directory. ``show_source``: each finding
+    given, paths are shown relative to the current directory (absolute when the file is not
+    below it). ``show_source``: each finding
     is followed by its line and a caret under its column (tabs kept, so the caret lines up).
     ``colour``: ANSI bold path and red code."""
     out: list[str] = []
@@ -55,10 +69,7 @@ def render_text(result: LintResult, *, root: str | None = None, show_source: boo
         path = f.path
         full = path if root is None or os.path.isabs(path) else os.path.join(root, path)
         if root is not None:
-            try:
-                path = os.path.relpath(full).replace(os.sep, "/")
-            except ValueError:  # another drive
-                path = f.path
+            path = _shown(full)
         where = f"{path}:{f.line}:{f.column}"
         code = f.code
         if colour:
