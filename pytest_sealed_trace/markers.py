@@ -18,6 +18,8 @@ test with the lint's ``path:line:col RULE message`` findings:
 
 from __future__ import annotations
 
+import ast
+import difflib
 import glob
 import inspect
 import os
@@ -46,7 +48,7 @@ def _strings(value: Any, what: str) -> list[str]:
         return [value]
     if isinstance(value, Iterable) and all(isinstance(v, str) for v in value):
         return list(value)
-    raise pytest.UsageError(f"{what} must be a string or a list of strings, not {value!r}")
+    raise _Misuse(f"{what}={value!r}: must be a string or a list of strings")
 
 
 def _module_file(module: str, roots: Sequence[str]) -> tuple[str, str] | None:
@@ -99,7 +101,7 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
         config = parse_config(section, root, f"marker on {item.nodeid}",
                               discover_files=discover_top)
     except ConfigError as error:
-        raise pytest.UsageError("\n".join([str(error.source), *error.problems])) from None
+        raise _Misuse("; ".join(_as_argument(p) for p in error.problems)) from None
     shown = []
     own = os.path.relpath(path, root).replace(os.sep, "/")
     for f in lint(config, use_cache=False, jobs=1).findings:
@@ -116,25 +118,99 @@ class _Shown(NamedTuple):
     anchor: str
 
 
+class _Misuse(Exception):
+    """A marker given arguments it cannot take: the test fails with this one line."""
+
+
+#: The policy keys a marker's arguments become, for messages in the marker's own terms.
+_ARGUMENT_OF = {"allowed_imports": "allowed", "banned": "forbidden",
+                "forbidden_fields": "fields", "preset": "preset"}
+
+
+def _as_argument(problem: str) -> str:
+    """A policy problem about ``boundary[0].<key>`` reworded as the marker argument."""
+    prefix = "boundary[0]."
+    if problem.startswith(prefix):
+        key, _, rest = problem[len(prefix):].partition(" ")
+        base = key.split("[", 1)[0]
+        return f"{_ARGUMENT_OF.get(base, base)}: {rest}"
+    return problem
+
+
+def _unknown(item: pytest.Item, mark: pytest.Mark, known: Sequence[str]) -> None:
+    unknown = sorted(set(mark.kwargs) - set(known))
+    if unknown:
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hints.append(f"{name}= (did you mean {close[0]}=?)" if close else f"{name}=")
+        raise _Misuse(f"unknown argument {', '.join(hints)}; it takes "
+                      f"{', '.join(k + '=' for k in known)}")
+
+
+def _defines(path: str, qualname: str) -> bool | None:
+    """Whether the module file at ``path`` binds ``qualname`` (``Record``,
+    ``Outer.Inner``) at module level or in a class body, statically; None when it cannot be
+    told (a star import, a module ``__getattr__``, a file that does not parse)."""
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
+    body: list[ast.stmt] = tree.body
+    parts = qualname.split(".")
+    for depth, part in enumerate(parts):
+        found: ast.stmt | None = None
+        work = list(body)
+        while work:
+            stmt = work.pop()
+            if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                if stmt.name == part:
+                    found = stmt
+                elif depth == 0 and stmt.name == "__getattr__":
+                    return None
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                for alias in stmt.names:
+                    if alias.name == "*":
+                        return None
+                    if (alias.asname or alias.name.split(".")[0]) == part:
+                        found = stmt
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if any(isinstance(n, ast.Name) and n.id == part
+                       for t in targets for n in ast.walk(t)):
+                    found = stmt
+            else:  # if/try/with/for at this level: their bodies bind here too
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    work.extend(getattr(stmt, field, ()) or ())
+                if isinstance(stmt, ast.ExceptHandler):
+                    work.extend(stmt.body)
+        if found is None:
+            return False
+        if depth < len(parts) - 1:
+            if not isinstance(found, ast.ClassDef):
+                return None  # an imported or assigned name: its attributes are not visible
+            body = found.body
+    return True
+
+
+def _names_in(path: str) -> list[str]:
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return []
+    return [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+
+
 def _fail(title: str, findings: list[_Shown]) -> None:
     pytest.fail("\n".join([title, *(f.line for f in findings)]), pytrace=False)
 
 
 def _forbid_imports(item: pytest.Item, mark: pytest.Mark) -> None:
     if len(mark.args) != 1 or not isinstance(mark.args[0], str):
-        raise pytest.UsageError(
-            f"{item.nodeid}: sealed_trace_forbid_imports takes one module name, got {mark.args}"
-        )
-    unknown = set(mark.kwargs) - {"allowed", "forbidden", "preset"}
-    if unknown:
-        raise pytest.UsageError(
-            f"{item.nodeid}: sealed_trace_forbid_imports: unknown arguments {sorted(unknown)}"
-        )
+        raise _Misuse(f"takes one module name as a string, got {mark.args!r}")
+    _unknown(item, mark, ("allowed", "forbidden", "preset"))
     if not {"allowed", "forbidden", "preset"} & set(mark.kwargs):
-        raise pytest.UsageError(
-            f"{item.nodeid}: sealed_trace_forbid_imports needs allowed=..., forbidden=... "
-            "and/or preset=..."
-        )
+        raise _Misuse("needs allowed=..., forbidden=... and/or preset=...")
     module = mark.args[0]
     # `from __future__ import ...` is a compiler directive, always allowed.
     allowed = ["__future__", *_strings(mark.kwargs.get("allowed", ()), "allowed")]
@@ -154,36 +230,47 @@ def _forbid_imports(item: pytest.Item, mark: pytest.Mark) -> None:
 def _targets(item: pytest.Item, args: Sequence[Any]) -> list[tuple[str, str | None]]:
     """(module, class name or None) for each marker argument."""
     out: list[tuple[str, str | None]] = []
+    roots = _roots(item.config)
     for arg in args:
         if isinstance(arg, type):
             out.append((arg.__module__, arg.__qualname__))
         elif isinstance(arg, str):
-            module, _, name = arg.rpartition(".")
-            if _module_file(arg, _roots(item.config)) is not None:
+            if _module_file(arg, roots) is not None:
                 out.append((arg, None))
-            elif module and name:
-                out.append((module, name))
-            else:
-                raise pytest.UsageError(f"{item.nodeid}: cannot find {arg!r}")
+                continue
+            # the longest prefix with a source file is the module; the rest names a class
+            parts = arg.split(".")
+            split = next((i for i in range(len(parts) - 1, 0, -1)
+                          if _module_file(".".join(parts[:i]), roots) is not None), None)
+            if split is None:
+                pytest.fail(f"sealed_trace_forbid_fields: {arg!r}: no module of it has a "
+                            "source file under the rootdir or sys.path", pytrace=False)
+            module, name = ".".join(parts[:split]), ".".join(parts[split:])
+            found = _module_file(module, roots)
+            assert found is not None
+            if _defines(found[1], name) is False:
+                close = difflib.get_close_matches(name, _names_in(found[1]), n=3)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                pytest.fail(f"sealed_trace_forbid_fields: {arg!r}: {module} defines no "
+                            f"{name}{hint}", pytrace=False)
+            out.append((module, name))
         elif inspect.ismodule(arg):
             out.append((arg.__name__, None))
         else:
-            raise pytest.UsageError(
-                f"{item.nodeid}: sealed_trace_forbid_fields takes types or dotted names, "
-                f"not {arg!r}"
-            )
+            raise _Misuse(f"takes types, modules or dotted names, not {arg!r}")
     return out
 
 
 def _forbid_fields(item: pytest.Item, mark: pytest.Mark) -> None:
     if not mark.args:
-        raise pytest.UsageError(f"{item.nodeid}: sealed_trace_forbid_fields needs a type")
-    unknown = set(mark.kwargs) - {"fields"}
-    if unknown:
-        raise pytest.UsageError(
-            f"{item.nodeid}: sealed_trace_forbid_fields: unknown arguments {sorted(unknown)}"
-        )
+        raise _Misuse("needs a record type (a class, a module or a dotted name)")
+    _unknown(item, mark, ("fields",))
     fields = mark.kwargs.get("fields", _ADR_PRESET)
+    if isinstance(fields, str) and fields != _ADR_PRESET and not fields.isidentifier():
+        close = difflib.get_close_matches(fields, [_ADR_PRESET], n=1)
+        hint = f" (did you mean fields={close[0]!r}?)" if close else ""
+        raise _Misuse(f"fields={fields!r}: neither a field name nor the preset "
+                      f"{_ADR_PRESET!r}{hint}")
     boundary: dict[str, Any] = (
         {"preset": _ADR_PRESET}
         if fields == _ADR_PRESET
@@ -203,7 +290,13 @@ def _forbid_fields(item: pytest.Item, mark: pytest.Mark) -> None:
 
 def check_markers(item: pytest.Item) -> None:
     """Run every ``sealed_trace_forbid_*`` marker of ``item``; fail with the findings."""
-    for mark in item.iter_markers("sealed_trace_forbid_imports"):
-        _forbid_imports(item, mark)
-    for mark in item.iter_markers("sealed_trace_forbid_fields"):
-        _forbid_fields(item, mark)
+    for name, check in (("sealed_trace_forbid_imports", _forbid_imports),
+                        ("sealed_trace_forbid_fields", _forbid_fields)):
+        for mark in item.iter_markers(name):
+            problem: str | None = None
+            try:
+                check(item, mark)
+            except _Misuse as misuse:
+                problem = str(misuse)
+            if problem is not None:  # outside the handler: one message, no chained report
+                pytest.fail(f"{name}: {problem}", pytrace=False)

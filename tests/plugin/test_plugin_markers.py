@@ -281,38 +281,52 @@ def test_strict_mode_accepts_the_markers(pytester: pytest.Pytester, how: str) ->
     ("marker", "message"),
     [
         ("sealed_trace_forbid_imports()",
-         "sealed_trace_forbid_imports takes one module name, got ()"),
+         "sealed_trace_forbid_imports: takes one module name as a string, got ()"),
         ("sealed_trace_forbid_imports('cleanmod', 'clockmod', allowed=['json'])",
-         "sealed_trace_forbid_imports takes one module name, got ('cleanmod', 'clockmod')"),
+         "sealed_trace_forbid_imports: takes one module name as a string, got "
+         "('cleanmod', 'clockmod')"),
         ("sealed_trace_forbid_imports(cleanmod_object, allowed=['json'])",
-         "sealed_trace_forbid_imports takes one module name"),
+         "sealed_trace_forbid_imports: takes one module name"),
         ("sealed_trace_forbid_imports('cleanmod')",
-         "sealed_trace_forbid_imports needs allowed=..., forbidden=... and/or preset=..."),
+         "sealed_trace_forbid_imports: needs allowed=..., forbidden=... and/or preset=..."),
         ("sealed_trace_forbid_imports('cleanmod', allowed=['json'], allow=['os'])",
-         "sealed_trace_forbid_imports: unknown arguments ['allow']"),
+         "sealed_trace_forbid_imports: unknown argument allow= (did you mean allowed=?)"),
         ("sealed_trace_forbid_imports('cleanmod', allowed=5)",
-         "allowed must be a string or a list of strings, not 5"),
+         "allowed=5: must be a string or a list of strings"),
         ("sealed_trace_forbid_imports('cleanmod', forbidden=['time.*', 3])",
-         "forbidden must be a string or a list of strings, not ['time.*', 3]"),
+         "forbidden=['time.*', 3]: must be a string or a list of strings"),
         ("sealed_trace_forbid_imports('cleanmod', forbidden=['time-*'])",
-         "boundary[0].banned"),
-        ("sealed_trace_forbid_fields()", "sealed_trace_forbid_fields needs a type"),
+         "sealed_trace_forbid_imports: forbidden: "),
+        ("sealed_trace_forbid_imports('cleanmod', forbidden=['tiem.*'])",
+         "did you mean 'time'?"),
+        ("sealed_trace_forbid_imports('cleanmod', preset='adr0230')",
+         "sealed_trace_forbid_imports: preset: 'adr0230' is not a built-in preset "
+         "(did you mean 'adr-0230'?)"),
+        ("sealed_trace_forbid_fields()", "sealed_trace_forbid_fields: needs a record type"),
         ("sealed_trace_forbid_fields('cleanmod.Clean', field=['x'])",
-         "sealed_trace_forbid_fields: unknown arguments ['field']"),
+         "sealed_trace_forbid_fields: unknown argument field= (did you mean fields=?)"),
         ("sealed_trace_forbid_fields('cleanmod.Clean', fields=3)",
-         "fields must be a string or a list of strings, not 3"),
+         "fields=3: must be a string or a list of strings"),
+        ("sealed_trace_forbid_fields('cleanmod.Clean', fields='adr-0231')",
+         "did you mean fields='adr-0230'?"),
         ("sealed_trace_forbid_fields(42)",
-         "sealed_trace_forbid_fields takes types or dotted names, not 42"),
-        ("sealed_trace_forbid_fields('nosuchthing')", "cannot find 'nosuchthing'"),
+         "sealed_trace_forbid_fields: takes types, modules or dotted names, not 42"),
+        ("sealed_trace_forbid_fields('nosuchthing')",
+         "'nosuchthing': no module of it has a source file"),
+        ("sealed_trace_forbid_fields('cleanmod.NoSuchClass')",
+         "'cleanmod.NoSuchClass': cleanmod defines no NoSuchClass"),
+        ("sealed_trace_forbid_fields('cleanmod.Clean.NoSuchInner')",
+         "cleanmod defines no Clean.NoSuchInner"),
     ],
     ids=[
         "imports-no-module", "imports-two-modules", "imports-module-object", "imports-no-lists",
         "imports-unknown-kwarg", "imports-allowed-not-strings", "imports-forbidden-mixed",
-        "imports-bad-pattern", "fields-no-type", "fields-unknown-kwarg", "fields-not-strings",
-        "fields-not-a-type", "fields-unknown-name",
+        "imports-bad-pattern", "imports-typo-module", "imports-bad-preset", "fields-no-type",
+        "fields-unknown-kwarg", "fields-not-strings", "fields-bad-preset", "fields-not-a-type",
+        "fields-unknown-name", "fields-missing-class", "fields-missing-inner-class",
     ],
 )
-def test_bad_marker_usage_is_a_usage_error(
+def test_bad_marker_usage_fails_the_test_with_one_clean_line(
     pytester: pytest.Pytester, marker: str, message: str
 ) -> None:
     _project(pytester, "")
@@ -331,8 +345,11 @@ def test_bad_marker_usage_is_a_usage_error(
     pytester.syspathinsert()
     result = pytester.runpytest("test_bad.py", "-rA", *NO_CACHE)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["FAILED test_bad.py::test_bad - pytest.UsageError: *"])
-    assert message in result.stdout.str()
+    result.stdout.fnmatch_lines(["FAILED test_bad.py::test_bad - Failed: sealed_trace_forbid_*"])
+    out = result.stdout.str()
+    assert message in out
+    assert "pytest_sealed_trace" not in out  # no plugin traceback
+    assert "During handling" not in out
 
 
 def test_a_module_without_source_fails_the_test(pytester: pytest.Pytester) -> None:
