@@ -150,6 +150,8 @@ def run_lint(args: argparse.Namespace) -> int:
         return 2
     import dataclasses
 
+    added = sum(1 for f in filtered if f.code in ("ST007", "ST008"))
+    hidden = len(result.findings) - (len(filtered) - added)
     result = dataclasses.replace(result, findings=tuple(filtered))
     if writing:
         try:
@@ -158,8 +160,11 @@ def run_lint(args: argparse.Namespace) -> int:
             _error(f"{writing}: cannot write: {exc.strerror or exc}")
             return 2
         if not getattr(args, "lint_quiet", False):
-            sys.stderr.write(f"wrote {count} finding(s) to {writing}; set baseline = "
-                             f"\"{os.path.relpath(writing, config.root)}\" in the policy\n")
+            same = config.baseline is not None and \
+                os.path.realpath(config.baseline) == os.path.realpath(writing)
+            hint = ("the policy's baseline" if same else "set baseline = "
+                    f"\"{os.path.relpath(writing, config.root)}\" in [tool.sealed_trace]")
+            sys.stderr.write(f"wrote {count} finding(s) to {writing}; {hint}\n")
         return 0
     if args.lint_format in ("sarif", "github"):
         result = _repo_relative(result, config.root)
@@ -187,7 +192,9 @@ def run_lint(args: argparse.Namespace) -> int:
             and not getattr(args, "lint_quiet", False):
         # On stderr, so that stdout holds findings only; a clean run says it ran.
         summary = f"{len(result.findings)} finding(s)" if result.findings else "no findings"
-        sys.stderr.write(f"{summary} in {result.checked} file(s)\n")
+        tail = (f" ({hidden} more hidden by the baseline, ignore entries or rule selection)"
+                if hidden > 0 else "")
+        sys.stderr.write(f"{summary} in {result.checked} file(s){tail}\n")
     return 1 if result.findings and not args.lint_exit_zero else 0
 
 

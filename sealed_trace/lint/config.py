@@ -512,7 +512,12 @@ def _boundary(
         problems.append(f"{where} must be a table, not {_type_name(table)}")
         return None
     for key in table:
-        if key not in BOUNDARY_KEYS:
+        if key in TOP_KEYS and key not in BOUNDARY_KEYS:
+            problems.append(
+                f"{where}: unknown key {key!r}: it is a [tool.sealed_trace] key; move it above "
+                "the first [[tool.sealed_trace.boundary]] (every line below a table header "
+                "belongs to that table)")
+        elif key not in BOUNDARY_KEYS:
             problems.append(f"{where}: unknown key {key!r}{_suggest(key, BOUNDARY_KEYS)}")
     start = len(problems)
     name = table.get("name")
@@ -700,8 +705,14 @@ def parse_config(
             if sealed is not None and sealed not in modules:
                 import difflib
 
+                below = sorted(m for m in modules if m.endswith("." + sealed))
                 close = difflib.get_close_matches(sealed, sorted(modules), n=1, cutoff=0.6)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                if below:  # it lives one directory down: that directory is the source root
+                    where = below[0][: -len(sealed) - 1].replace(".", "/")
+                    hint = (f" (it is in {where}/: set source_roots = [{where!r}], "
+                            "or add it to them)").replace("'", '"')
+                else:
+                    hint = f" (did you mean {close[0]!r}?)" if close else ""
                 problems.append(
                     f"boundary[{index}].module {sealed!r} matches no module in the source "
                     f"roots{hint}"
@@ -762,7 +773,9 @@ def load_config(
         found = find_config(where)
         if found is None:
             raise ConfigError(str(where), [
-                "no pyproject.toml with a [tool.sealed_trace] table here or in a parent folder",
+                "no pyproject.toml with a [tool.sealed_trace] table here or in a parent folder"
+                + ("" if _near_misses(where) else
+                   "; `sealed-trace init MODULE` proposes one for the sealed MODULE"),
                 *_near_misses(where),
             ])
         config_path = found
@@ -788,8 +801,10 @@ def load_config(
     tool = document.get("tool", {})
     section = tool.get("sealed_trace") if isinstance(tool, dict) else None
     if section is None:
-        raise ConfigError(shown, ["has no [tool.sealed_trace] table",
-                                  *_near_misses(config_path.parent)][:2])
+        hints = _near_misses(config_path.parent)
+        raise ConfigError(shown, [
+            "has no [tool.sealed_trace] table"
+            + ("" if hints else "; `sealed-trace init MODULE` proposes one"), *hints][:2])
     if not isinstance(section, dict):
         raise ConfigError(shown, ["tool.sealed_trace must be a table"])
     root = str(config_path.resolve().parent)

@@ -49,6 +49,21 @@ def test_a_baseline_records_todays_findings_and_only_new_ones_fail(legacy: Proje
     assert "socket" in result.stdout
 
 
+def test_the_summary_counts_what_the_baseline_hides(legacy: Project) -> None:
+    baseline = legacy.root / "lint-baseline.json"
+    first = _cli(legacy, "--write-baseline", str(baseline))
+    assert 'set baseline = "lint-baseline.json" in [tool.sealed_trace]' in first.stderr
+    legacy.top_toml += 'baseline = "lint-baseline.json"\n'
+    result = _cli(legacy)
+    assert result.returncode == 0
+    assert result.stderr.startswith("no findings in ")
+    assert "(3 more hidden by the baseline, ignore entries or rule selection)" in result.stderr
+    again = _cli(legacy, "--write-baseline", str(baseline))
+    assert "wrote 3 finding(s)" in again.stderr
+    assert "the policy's baseline" in again.stderr
+    assert "set baseline" not in again.stderr
+
+
 def test_a_baseline_entry_that_matches_nothing_is_reported(legacy: Project) -> None:
     baseline = legacy.root / "lint-baseline.json"
     _cli(legacy, "--write-baseline", str(baseline))

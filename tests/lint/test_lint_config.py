@@ -105,7 +105,8 @@ def test_no_table(tmp_path: Path) -> None:
     path.write_text("[project]\nname = 'x'\n", encoding="utf-8")
     with pytest.raises(ConfigError) as info:
         load_config(path)
-    assert info.value.problems == ["has no [tool.sealed_trace] table"]
+    assert info.value.problems == [
+        "has no [tool.sealed_trace] table; `sealed-trace init MODULE` proposes one"]
 
 
 def test_missing_file(tmp_path: Path) -> None:
@@ -230,3 +231,21 @@ def test_exclude_never_cuts_a_chain(project: Project) -> None:
     findings = project.run().findings
     assert [(f.path, f.code) for f in findings] == [("src/pkg/up/a.py", "ST402")]
     assert "pkg.legacy.bridge -> pkg.sealed" in findings[0].message
+
+
+def test_a_module_one_directory_down_names_the_source_root_to_set(project: Project) -> None:
+    project.top_toml = 'source_roots = ["."]\ncache_dir = false\n'
+    with pytest.raises(ConfigError) as info:
+        project.config()
+    assert any("boundary[0].module 'pkg.sealed' matches no module in the source roots "
+               '(it is in src/: set source_roots = ["src"], or add it to them)' in p
+               for p in info.value.problems)
+    assert not any("src.pkg.sealed" in p for p in info.value.problems)
+
+
+def test_a_top_level_key_below_a_boundary_says_where_it_belongs(project: Project) -> None:
+    project.boundary_toml += 'baseline = "lint-baseline.json"\n'
+    problems = _problems(project)
+    assert any(p.startswith("boundary[0]: unknown key 'baseline': it is a [tool.sealed_trace] "
+                            "key; move it above the first [[tool.sealed_trace.boundary]]")
+               for p in problems)
