@@ -7,11 +7,11 @@ The proposal is read from the project as it stands, statically (nothing is impor
   the root is the project itself. Namespace packages (no ``__init__.py``) are found like any
   other, by their files.
 * for the sealed ``MODULE``: one boundary with the ``adr-0230`` preset; its current
-  first-party imports as ``allowed_imports``; the first-party modules it imports from as
-  ``upstream`` candidates (ADR-0230 §15: the records it consumes come from there, and those
-  modules must never import it back); its imports that the preset bans (ST102) or that lie
-  outside the allowed surface (ST101) are listed as comments, so that the first lint reports
-  nothing the proposal did not announce.
+  first-party imports as ``allowed_imports``; as ``upstream`` candidates, the first-party
+  modules importing it loads (ADR-0230 §15: the records it consumes come from there, and none
+  of them may import it back, which would also be a cycle).
+* a forecast, as comments: the findings the first lint of this very policy reports (the
+  engine is run on it), so that nothing the proposal did not announce turns up.
 
 Every line of the proposal carries a comment saying why it is there. With ``--write`` it is
 appended to ``pyproject.toml`` (created when missing), never over an existing
@@ -22,6 +22,7 @@ validated as a policy; the file is replaced in one step, so it is never half-wri
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import os
 import sys
@@ -30,8 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sealed_trace.lint._files import SourceFile, discover
-from sealed_trace.lint.config import ConfigError, name_is_banned, parse_config
-from sealed_trace.lint.presets import PRESETS
+from sealed_trace.lint.config import ConfigError, parse_config
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -43,6 +43,8 @@ __all__ = ["InitError", "Proposal", "propose", "write_proposal"]
 _NOT_CODE = ("tests", "test", "testing", "docs", "doc", "examples", "example", "benchmarks",
              "bench", "build", "dist", "venv", "env", "scripts")
 _PRESET = "adr-0230"
+#: Findings of the first lint shown in the proposal (the rest are counted).
+_FORECAST_LINES = 15
 
 
 class InitError(Exception):
@@ -52,7 +54,8 @@ class InitError(Exception):
 @dataclass(frozen=True, slots=True)
 class Proposal:
     """A starter policy: ``text`` (TOML, each line commented), the ``source_roots`` and
-    ``module`` it is for, and ``warnings`` about imports the first lint will report."""
+    ``module`` it is for, and ``warnings``: the comment lines forecasting what its first lint
+    reports."""
 
     text: str
     source_roots: tuple[str, ...]
@@ -157,31 +160,13 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise InitError(f"no module {module!r} under {source_root}/{hint}")
 
-    preset = PRESETS[_PRESET]
     first_party: dict[str, str] = {}
-    warnings: list[str] = []
-    for imported, name, line in sorted(_imports_of(sealed, Path(sealed.abspath)),
-                                       key=lambda item: item[2]):
-        target = imported
-        if name is not None and name != "*" and f"{imported}.{name}" in modules:
-            target = f"{imported}.{name}"
-        if target == module or target.startswith(module + "."):
-            continue  # inside a sealed package
+    for target, line in _first_party_imports(sealed, module, modules):
         below = [m for m in modules if m.startswith(target + ".")]
-        if target in modules or below:
-            note = f"imported by {module} (line {line})"
-            if below:
-                note += f"; allows the {len(below)} modules below it too: narrow it if you can"
-            first_party.setdefault(target, note)
-            continue
-        qualified = f"{imported}.{name}" if name not in (None, "*") else imported
-        if name_is_banned(qualified, preset.banned) or f"{imported}.*" in preset.banned:
-            warnings.append(f"{qualified} (line {line}): banned by the {_PRESET} preset: "
-                            "ST102 until it goes (or baseline it)")
-        elif not any(imported == a or imported.startswith(a + ".")
-                     for a in preset.allowed_imports):
-            warnings.append(f"{imported} (line {line}): outside the preset's value-type "
-                            "surface: ST101 until it goes or is added to allowed_imports")
+        note = f"imported by {module} (line {line})"
+        if below:
+            note += f"; allows the {len(below)} modules below it too: narrow it if you can"
+        first_party.setdefault(target, note)
     name = module.rpartition(".")[2].strip("_") or "sealed"
     lines += [
         "",
@@ -193,14 +178,97 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
     allowed = sorted(first_party.items())
     lines += _lines_of_list("allowed_imports", allowed,
                             "it imports no first-party module today")
-    if warnings:
-        lines.append(f"# imports of {module} the first lint will report:")
-        lines.extend(f"#   {w}" for w in warnings)
-    upstream = [(m, "it imports from here: this module must never import it back")
-                for m, _ in allowed]
+    closure = _closure(module, [m for m, _ in allowed], modules)
+    upstream = [(m, "it imports from here: must never import it back" if via is None
+                 else f"loaded through {via} when it is imported: must never import it back")
+                for m, via in sorted(closure.items())]
     lines += _lines_of_list("upstream", upstream,
                             "no first-party module feeds it today: name the record producers")
-    return Proposal("\n".join(lines) + "\n", (source_root,), module, tuple(warnings))
+    forecast = _forecast(root_dir, "\n".join(lines) + "\n")
+    return Proposal("\n".join(lines + forecast) + "\n", (source_root,), module,
+                    tuple(forecast))
+
+
+def _resolve(imported: str, name: str | None, modules: dict[str, SourceFile]) -> str | None:
+    """The first-party module an import loads (``from pkg import mod`` loads ``pkg.mod``), or
+    None for a module of the standard library or another distribution."""
+    if name is not None and name != "*" and f"{imported}.{name}" in modules:
+        return f"{imported}.{name}"
+    if imported in modules or any(m.startswith(imported + ".") for m in modules):
+        return imported
+    return None
+
+
+def _first_party_imports(file: SourceFile, module: str,
+                         modules: dict[str, SourceFile]) -> list[tuple[str, int]]:
+    """``(first-party module, line)`` of each import of ``file``, in line order, outside the
+    sealed module ``module`` itself (a sealed package's own submodules)."""
+    out = []
+    for imported, name, line in sorted(_imports_of(file, Path(file.abspath)),
+                                       key=lambda item: item[2]):
+        target = _resolve(imported, name, modules)
+        if target is not None and target != module and not target.startswith(module + "."):
+            out.append((target, line))
+    return out
+
+
+def _closure(module: str, starts: list[str],
+             modules: dict[str, SourceFile]) -> dict[str, str | None]:
+    """The first-party modules importing ``starts`` loads, transitively: ``{module: the
+    module it is first reached from (None for a start)}``; never into the sealed module."""
+    reached: dict[str, str | None] = dict.fromkeys(starts)
+    queue = list(starts)
+    while queue:
+        current = queue.pop(0)
+        file = modules.get(current)
+        if file is None:
+            continue
+        try:
+            imports = _first_party_imports(file, module, modules)
+        except InitError:
+            continue  # a module that does not parse: the lint reports it (ST001)
+        for target, _ in imports:
+            if target not in reached:
+                reached[target] = current
+                queue.append(target)
+    return reached
+
+
+def _forecast(root_dir: Path, text: str) -> list[str]:
+    """Comment lines saying what the first lint of the proposal ``text`` reports. Raises
+    :class:`InitError` when the proposal is not a valid policy (it must always be one)."""
+    from collections import Counter
+
+    from sealed_trace.lint.engine import lint
+
+    requires = None
+    with contextlib.suppress(OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        project = tomllib.loads((root_dir / "pyproject.toml").read_text("utf-8")).get("project")
+        requires = project.get("requires-python") if isinstance(project, dict) else None
+    try:
+        config = parse_config(tomllib.loads(text)["tool"]["sealed_trace"], str(root_dir),
+                              "the proposal", requires_python=requires)
+    except ConfigError as exc:
+        raise InitError(f"the proposal is not a valid policy: {'; '.join(exc.problems)}") \
+            from None
+    findings = lint(dataclasses.replace(config, cache_dir=None), use_cache=False).findings
+    if not findings:
+        return ["# The first lint of this policy reports no findings."]
+    counts = Counter(f.code for f in findings)
+    summary = ", ".join(f"{code} x{n}" for code, n in sorted(counts.items()))
+    out = [f"# The first lint of this policy reports {len(findings)} finding(s) ({summary}):",
+           "# fix them, or record them: sealed-trace lint --write-baseline lint-baseline.json"]
+    out += [f"#   {f.path}:{f.line}:{f.column} {f.code} {f.message}"
+            for f in findings[:_FORECAST_LINES]]
+    if len(findings) > _FORECAST_LINES:
+        out.append(f"#   ... and {len(findings) - _FORECAST_LINES} more (sealed-trace lint "
+                   "shows them all)")
+    if "ST104" in counts:
+        out.append("# ST104: a function taken from a first-party module. If that module "
+                   "produces records (search, replay),")
+        out.append("# move it from allowed_imports to banned; list pure helpers in "
+                   "allowed_callables.")
+    return out
 
 
 def write_proposal(project: str | os.PathLike[str], proposal: Proposal) -> Path:

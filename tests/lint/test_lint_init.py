@@ -41,7 +41,8 @@ def src_kernel(tmp_path: Path) -> Path:
         "pyproject.toml": _PROJECT,
         "src/mykernel/__init__.py": "",
         "src/mykernel/residuals.py": "class Residual:\n    pass\n",
-        "src/mykernel/gate.py": "from mykernel.residuals import Residual\n",
+        "src/mykernel/budget.py": "LIMIT = 3\n",
+        "src/mykernel/gate.py": "from mykernel.residuals import Residual\nfrom . import budget\n",
         "src/mykernel/sealing.py": (
             "import json\nimport time\nimport xml.dom\nfrom . import gate\n"
             "from mykernel.residuals import Residual\n"),
@@ -69,7 +70,9 @@ def test_init_proposes_a_boundary_from_the_modules_imports(
     assert boundary["module"] == "mykernel.sealing"
     assert boundary["preset"] == "adr-0230"
     assert boundary["allowed_imports"] == ["mykernel.gate", "mykernel.residuals"]
-    assert boundary["upstream"] == ["mykernel.gate", "mykernel.residuals"]
+    # what importing it loads, directly or not: none of it may import it back
+    assert boundary["upstream"] == ["mykernel.budget", "mykernel.gate", "mykernel.residuals"]
+    assert "loaded through mykernel.gate when it is imported" in out
 
 
 def test_every_line_of_the_proposal_says_why_it_is_there(
@@ -82,13 +85,27 @@ def test_every_line_of_the_proposal_says_why_it_is_there(
     assert bare == []
 
 
-def test_imports_the_first_lint_will_report_are_announced(
+def test_the_findings_of_the_first_lint_are_forecast(
         src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
-    assert "#   time (line 2): banned by the adr-0230 preset" in out
-    assert "#   xml.dom (line 3): outside the preset's value-type surface" in out
-    assert "json" not in out.split("allowed_imports", 1)[1]  # the preset allows it
+    assert "# The first lint of this policy reports 2 finding(s) (ST101 x1, ST102 x1):" in out
+    assert "#   src/mykernel/sealing.py:2:8 ST102 " in out
+    assert "#   src/mykernel/sealing.py:3:8 ST101 " in out
+    assert _boundary(out)["allowed_imports"] == ["mykernel.gate", "mykernel.residuals"]
+    assert "`import json`" not in out  # the preset allows it
+
+
+def test_a_function_taken_from_a_first_party_module_is_forecast_with_advice(
+        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _write(src_kernel, {
+        "src/mykernel/replay.py": "def classify_replay():\n    return 1\n",
+        "src/mykernel/sealing.py": "from mykernel.replay import classify_replay\n",
+    })
+    _, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
+    assert "ST104 x1" in out
+    assert "# move it from allowed_imports to banned" in out
 
 
 def test_printing_changes_nothing(src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
@@ -111,7 +128,7 @@ def test_write_appends_a_policy_that_lints_the_project_without_a_config_error(
     status, out, err = _run(src_kernel, monkeypatch, capsys, "lint", "--no-cache")
     assert status == 1, err  # findings (the announced ones), not a config error (2)
     codes = sorted(line.split()[1] for line in out.splitlines())
-    assert codes == ["ST101", "ST102"]
+    assert codes == ["ST101", "ST102"]  # exactly what the proposal forecast
 
 
 def test_write_never_overwrites_an_existing_table(
