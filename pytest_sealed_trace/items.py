@@ -204,12 +204,18 @@ class SealedTraceLintItem(pytest.Item):
         codes = sorted({f["code"] for f in findings})
         suppressible = [c for c in codes if (info := lookup_rule(c)) is None or info.suppressible]
         lines += ["", f"{len(findings)} finding(s) in {self.name}."]
+        policy = [c for c in codes if c in ("ST007", "ST008")]
+        if policy:
+            lines.append(
+                "Stale policy entries: remove the ignore entry (ST008), or rewrite the baseline "
+                "(ST007): sealed-trace lint --write-baseline <the baseline file>"
+            )
         if suppressible:
             lines.append(
                 "Fix them, or suppress one on its line with a reason: "
                 f"# sealed-trace: ignore[{suppressible[0]}] -- <why this is safe>"
             )
-        else:
+        elif len(policy) < len(codes):
             lines.append(
                 "Fix them: these findings are about the files themselves and cannot be suppressed."
             )

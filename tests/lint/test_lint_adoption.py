@@ -136,3 +136,19 @@ def test_the_baseline_works_under_pytest(legacy: Project, pytester: pytest.Pytes
                                 "--sealed-trace-config", str(config), "-p", "no:cacheprovider",
                                 str(Path(config)))
     result.assert_outcomes(passed=1)
+
+
+def test_a_stale_baseline_entry_under_pytest_says_how_to_rewrite_it(
+        legacy: Project, pytester: pytest.Pytester) -> None:
+    baseline = legacy.root / "lint-baseline.json"
+    _cli(legacy, "--write-baseline", str(baseline))
+    legacy.top_toml += 'baseline = "lint-baseline.json"\n'
+    legacy.sealed("import time\n")  # os fixed: its entry matches nothing
+    config = legacy.write_config()
+    result = pytester.runpytest("-p", "sealed_trace", "--sealed-trace-lint",
+                                "--sealed-trace-config", str(config), "-p", "no:cacheprovider",
+                                str(Path(config)))
+    out = result.stdout.str()
+    assert "ST007" in out
+    assert "rewrite the baseline (ST007): sealed-trace lint --write-baseline" in out
+    assert "cannot be suppressed" not in out
