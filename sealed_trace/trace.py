@@ -283,19 +283,6 @@ _TRACE_INPUT_KEYS: Final = (
     "schema_versions",
     "policy_versions",
 )
-_IN_PLACE_RECORDS: Final = (  # and the frame, copied (r.frame_in_place)
-    ("contract_assessment", r.ASSESSMENT),
-    ("search_gate_decision", r.GATE),
-    ("compute_budget_decision", r.BUDGET),
-    ("geometric_search_run", r.RUN),
-    ("search_run_refusal", r.RUN_REFUSAL),
-)
-_IN_PLACE_ARRAYS: Final = (
-    ("residuals", r.RESIDUAL),
-    ("replay_results", r.REPLAY_RESULT),
-    ("replay_refusals", r.REPLAY_REFUSAL),
-)
-
 #: The reason codes of a version that a record or the episode carries and this sealer does
 #: not support (``version_entry_mismatch`` can only follow one of them).
 _VERSION_FAILURES: Final = frozenset(
@@ -347,9 +334,13 @@ _TRACE_INPUT: Final = r.RecordSchema(
 
 
 def _get(obj: object, name: str) -> object:
+    """An episode attribute, read once; ``_MISSING`` when absent or when reading it raised
+    (sealing-policy §9: any exception but an interrupt)."""
     try:
         return getattr(obj, name, _MISSING)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
-    except Exception:
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
         return _MISSING
 
 
@@ -426,50 +417,6 @@ class _Checker:
         self.fragments: dict[str, str] = {}
         self._trace_spans: tuple[SourceSpan, ...] | None = None
         self.versions_ok = True
-        #: The episode is the reference types all the way down, every value already in
-        #: normal form: its records are checked as they are, not copied (nothing of the
-        #: input's can run while it is sealed, so nothing can change them).
-        self._frame: ProblemFrameProjection | None = None
-        #: ``claimed`` (a trace input to compare, or None) is read after the episode: it too
-        #: must be reference types of normal values, or its code could run after the check.
-        self.in_place = (
-            type(episode) is PracticeEpisode
-            and (claimed is None or r.valid_in_place(claimed, _TRACE_INPUT))
-            and self._all_in_place()
-        )
-
-    def _all_in_place(self) -> bool:
-        try:
-            return self._check_in_place()
-        except Exception:  # a slot never set (AttributeError): the copying read reports it
-            return False
-
-    def _check_in_place(self) -> bool:
-        top = self.top
-        # The version fields are read after the records: they too must be exact values.
-        if not (
-            r.TEXT.valid(top["trace_policy_version"])  # type: ignore[misc]
-            and r.PAIRS.valid(top["schema_versions"])  # type: ignore[misc]
-            and r.PAIRS.valid(top["policy_versions"])  # type: ignore[misc]
-        ):
-            return False
-        run, run_refusal = top["geometric_search_run"], top["search_run_refusal"]
-        if (run is None) == (run_refusal is None):
-            return False
-        self._frame = r.frame_in_place(top["problem_frame"])
-        if self._frame is None:
-            return False
-        for name, schema in _IN_PLACE_RECORDS:
-            value = top[name]
-            if value is None and (name == "geometric_search_run" or name == "search_run_refusal"):
-                continue
-            if not r.valid_in_place(value, schema):
-                return False
-        for name, schema in _IN_PLACE_ARRAYS:
-            items = top[name]
-            if type(items) is not tuple or not r.all_valid_in_place(items, schema):
-                return False
-        return True
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -479,10 +426,6 @@ class _Checker:
             if missing_code is not None:
                 self.p.add(missing_code, f"episode.{name} is absent")
             return _Read(None, {})
-        if self.in_place:
-            # The frame is copied even in place (its facts are a dict and lists, which any
-            # code holding them could change while the seal runs); other records are not.
-            return _Read(self._frame if schema is r.FRAME else raw, {})
         record, fields = r.read_record(raw, schema, self.p, f"episode.{name}")
         return _Read(record, fields)
 
@@ -495,11 +438,6 @@ class _Checker:
         if isinstance(items, r.Bad):
             self.p.add(schema.code, f"episode.{name} is not a tuple of {schema.label} records")
             return None
-        if self.in_place:
-            return _Reads(items)
-        records = r.read_many_fast(items, schema)
-        if records is not None:  # all well formed: read column by column, nothing to report
-            return _Reads(tuple(records))
         where = f"episode.{name}"
         reads = [r.read_record(item, schema, self.p, where, i) for i, item in enumerate(items)]
         each = tuple(record for record, _ in reads)
@@ -691,13 +629,6 @@ class _Checker:
             if raw is _MISSING:
                 self.p.add("missing_episode_field", f"episode.{attr} is absent")
                 self.versions_ok = False
-                continue
-            supported = _SUPPORTED[(attr, frozenset(expected))]
-            # The common case: exactly the supported entries (exact types checked first, so
-            # the comparison runs no code of the input's).
-            if r.PAIRS.valid(raw) and raw == supported:  # type: ignore[misc]
-                self.ids[attr] = supported
-                self._carried_mismatch(attr, kind, supported, manifest, carried)
                 continue
             pairs = r.PAIRS.check(raw)  # type: ignore[misc]
             if pairs is r.BAD:
@@ -1259,8 +1190,6 @@ def _sealed(
         *trace_input.replay_refusal_ids,
     )
     spans = checker.trace_spans()
-    if checker.in_place:  # the trace holds copies, never the input's own objects
-        spans = r.span_copies(spans)
     payload = {
         "trace_id": "",
         "trace_policy_version": trace_input.trace_policy_version,

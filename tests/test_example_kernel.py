@@ -45,8 +45,9 @@ def _pytest(cwd: Path, *extra: str) -> subprocess.CompletedProcess[str]:
 
 
 def _lint(example: Path) -> subprocess.CompletedProcess[str]:
-    config = str((example / "pyproject.toml").relative_to(ROOT))
-    return _run(["-m", "sealed_trace", "lint", "--config", config, "--no-cache"], ROOT)
+    """``sealed-trace lint`` run in the example's directory (text paths are relative to the
+    current directory)."""
+    return _run(["-m", "sealed_trace", "lint", "--no-cache"], example)
 
 
 def test_expected_findings_name_the_three_planted_violations():
