@@ -20,7 +20,7 @@ from types import SimpleNamespace
 from typing import Final
 
 from sealed_trace import _reader as r
-from sealed_trace.identity import MAX_ABS_INT, MAX_DEPTH, canonical_json
+from sealed_trace.identity import MAX_ABS_INT, MAX_DEPTH, IdentityError, canonical_json
 from sealed_trace.trace import (
     PracticeEpisode,
     PracticeTraceInput,
@@ -260,18 +260,21 @@ def seal_document(data: bytes) -> PracticeTraceOutcome:
     if text.startswith("\ufeff"):
         raise DocumentError("starts with a byte order mark; save it as UTF-8 without BOM")
     problems = r.Problems()
+    too_deep = False
     try:
         document = _parse(text, problems)
-    except RecursionError:
-        problems.add("malformed_episode_document", "nesting too deep to decode")
-        return _refuse_document(problems)
+    except RecursionError:  # only far past the limit: where depends on the interpreter
+        too_deep = True
     except ValueError as error:
         raise DocumentError(f"not JSON: {error}") from None
-    if _too_deep(document):
-        problems.add(
+    if too_deep or _too_deep(document):
+        # The same refusal however far the interpreter's decoder got (sealing-policy §9):
+        # nothing found before the recursion limit is reported.
+        deep = r.Problems()
+        deep.add(
             "malformed_episode_document", f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers"
         )
-        return _refuse_document(problems)
+        return _refuse_document(deep)
     if type(document) is not dict:
         problems.add(
             "malformed_episode_document",
@@ -318,15 +321,22 @@ def encode_outcome(outcome: PracticeTraceOutcome) -> bytes:
     return (canonical_json(outcome_document(outcome)) + "\n").encode("utf-8")
 
 
-def _plain(value: object) -> object:
+def _plain(value: object, depth: int = 1) -> object:
+    """The JSON form of a reference value; nesting past :data:`MAX_DOCUMENT_DEPTH` (a cycle
+    included) is ``IdentityError``, never a ``RecursionError``."""
+    nested = (is_dataclass(value) and not isinstance(value, type)) \
+        or isinstance(value, (Mapping, tuple, list))
+    if nested and depth > MAX_DOCUMENT_DEPTH:
+        raise IdentityError("payload_too_deep", "episode",
+                            f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers")
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclass_fields(value)}
+        return {f.name: _plain(getattr(value, f.name), depth + 1) for f in dataclass_fields(value)}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key: _plain(item, depth + 1) for key, item in value.items()}
     if isinstance(value, (tuple, list)):
-        return [_plain(item) for item in value]
+        return [_plain(item, depth + 1) for item in value]
     return value
 
 
