@@ -60,6 +60,7 @@ __all__ = [
     "RecordSchema",
     "all_spans",
     "exact_tuple",
+    "read_pair",
     "read_record",
     "read_str",
     "span_copies",
@@ -282,12 +283,18 @@ def _facts_general(value: object) -> object:
     return MappingProxyType(thawed)  # type: ignore[arg-type]
 
 
-def _pair(value: object) -> object:
+def read_pair(value: object) -> tuple[str, str] | Bad:
+    """One ``(name, version)`` entry of a version list: two non-empty strings, or BAD."""
     items = exact_tuple(value)
     if isinstance(items, Bad) or len(items) != 2:
         return BAD
     name, version = _text(items[0]), _text(items[1])
-    return BAD if name is BAD or version is BAD else (name, version)
+    if isinstance(name, Bad) or isinstance(version, Bad):
+        return BAD
+    return cast(str, name), cast(str, version)
+
+
+_pair: Final = read_pair
 
 
 @dataclass(frozen=True)

@@ -229,6 +229,9 @@ def _episode(document: dict[str, object], problems: r.Problems) -> tuple[object,
         if key in document:
             attrs[key] = _to_tuple(document[key])
     claimed = document.get("trace_input")
+    if "trace_input" in document and claimed is None:  # sealing-policy §9
+        problems.add("malformed_trace_input",
+                     "trace_input is null: omit the key when there is no claimed trace input")
     if type(claimed) is dict:
         claimed = SimpleNamespace(**{k: _to_tuple(v) for k, v in claimed.items()})
         # Unknown keys of a claimed trace input make it malformed.

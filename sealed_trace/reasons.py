@@ -40,8 +40,9 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
     ),
     "unsupported_version_entry": _r(
         POLICY,
-        "schema_versions or policy_versions names a known entry with a version "
-        "outside the supported manifest.",
+        "schema_versions or policy_versions (the episode's, or a claimed trace input's) "
+        "holds a version outside the supported manifest: under a known name, an unknown one, "
+        "or an entry the episode does not use.",
     ),
     # --- trace_invalid_input ---
     "invalid_trace_input_type": _r(

@@ -26,7 +26,7 @@ from sealed_trace.identity import (
     identity_digest,
     with_leading_key,
 )
-from sealed_trace.reasons import FAMILY_ORDER, REASON_CODES
+from sealed_trace.reasons import FAMILY_ORDER, INCOMPLETE, REASON_CODES
 from sealed_trace.upstream.budget import (
     COMPUTE_BUDGET_POLICY_VERSION,
     ComputeBudgetDecision,
@@ -630,16 +630,27 @@ class _Checker:
                 self.p.add("missing_episode_field", f"episode.{attr} is absent")
                 self.versions_ok = False
                 continue
-            pairs = r.PAIRS.check(raw)  # type: ignore[misc]
-            if pairs is r.BAD:
+            items = r.exact_tuple(raw)
+            if isinstance(items, r.Bad):
                 self.p.add(
                     "malformed_version_list",
                     f"episode.{attr} is not a tuple of (name, version) pairs of non-empty strings",
                 )
                 self.versions_ok = False
                 continue
-            entries: tuple[tuple[str, str], ...] = pairs  # type: ignore[assignment]
-            self.ids[attr] = entries
+            # sealing-policy §9: every entry is judged, even after a malformed one.
+            read = [r.read_pair(item) for item in items]
+            entries: tuple[tuple[str, str], ...] = tuple(
+                pair for pair in read if not isinstance(pair, r.Bad))
+            malformed = len(entries) != len(read)
+            if malformed:
+                self.p.add(
+                    "malformed_version_list",
+                    f"episode.{attr} is not a tuple of (name, version) pairs of non-empty strings",
+                )
+                self.versions_ok = False
+            else:
+                self.ids[attr] = entries
             names = [name for name, _ in entries]
             if len(set(names)) != len(names):
                 self.p.add("duplicate_version_entry", f"episode.{attr} repeats a name")
@@ -647,7 +658,7 @@ class _Checker:
             if names != sorted(names):
                 self.p.add("unordered_version_entries", f"episode.{attr} is not in name order")
                 self.versions_ok = False
-            for name in sorted(expected - set(names)):
+            for name in sorted(expected - set(names)) if not malformed else ():
                 self.p.add("missing_version_entry", f"episode.{attr} lacks {name!r}")
                 self.versions_ok = False
             for name in names:
@@ -658,15 +669,18 @@ class _Checker:
                     )
                     self.versions_ok = False
             for name, version in entries:
-                if name not in expected and name not in optional:
-                    continue
-                if version != manifest[name]:
+                # sealing-policy §9: a value outside the manifest is unsupported wherever it
+                # sits: under an unknown name, or an entry this episode does not use.
+                if version != manifest.get(name):
+                    supported = (f"not {manifest[name]!r}" if name in manifest
+                                 else "an entry the manifest does not know")
                     self.p.add(
                         "unsupported_version_entry",
-                        f"episode.{attr} gives {name} {version!r}, not {manifest[name]!r}",
+                        f"episode.{attr} gives {name} {version!r}, {supported}",
                     )
                     continue
-                self._carried_mismatch(attr, kind, ((name, version),), manifest, carried)
+                if name in expected or name in optional:
+                    self._carried_mismatch(attr, kind, ((name, version),), manifest, carried)
 
     def _carried_mismatch(
         self,
@@ -1269,8 +1283,12 @@ def _outcome(
         checker.check()
     built = checker.e.trace_input
     if claimed is not _NO_CLAIM:
-        record, _ = r.read_record(claimed, _TRACE_INPUT, problems, "trace_input")
-        if record is not None and built is not None and record != built:
+        record, fields = r.read_record(claimed, _TRACE_INPUT, problems, "trace_input")
+        _claimed_versions(fields if record is None else {
+            name: getattr(record, name) for name in _CLAIMED_VERSIONS}, problems)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
+        # sealing-policy §9: next to a missing record the comparison cannot be judged.
+        incomplete = any(REASON_CODES[code][0] == INCOMPLETE for code in problems.codes)
+        if record is not None and built is not None and not incomplete and record != built:
             differing = [
                 name
                 for name, _ in _TRACE_INPUT.fields
@@ -1287,6 +1305,25 @@ def _outcome(
     if want_input:
         return built
     return _sealed(checker, built, str.__str__(cast(str, explanation)))
+
+
+_CLAIMED_VERSIONS: Final = ("trace_policy_version", "schema_versions", "policy_versions")
+
+
+def _claimed_versions(fields: dict[str, object], problems: r.Problems) -> None:
+    """Version values of a claimed trace input outside the manifest (sealing-policy §9)."""
+    policy = fields.get("trace_policy_version")
+    if isinstance(policy, str) and policy != SEALED_PRACTICE_TRACE_POLICY_VERSION:
+        problems.add("unsupported_trace_policy_version",
+                     f"trace_input.trace_policy_version is {policy!r}, not "
+                     f"{SEALED_PRACTICE_TRACE_POLICY_VERSION!r}")
+    for attr, manifest in (("schema_versions", _SCHEMA_MANIFEST),
+                           ("policy_versions", _POLICY_MANIFEST)):
+        entries = fields.get(attr)
+        for name, version in entries if isinstance(entries, tuple) else ():
+            if version != manifest.get(name):
+                problems.add("unsupported_version_entry",
+                             f"trace_input.{attr} gives {name} {version!r}, outside the manifest")
 
 
 def _guarded(

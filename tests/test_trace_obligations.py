@@ -810,14 +810,18 @@ def test_build_practice_trace_input_refuses_like_seal(closed_episode):
         (lambda s: s[1:], "trace_invalid_input", "missing_version_entry"),
         (lambda s: (*s, s[-1]), "trace_invalid_input", "duplicate_version_entry"),
         (lambda s: tuple(reversed(s)), "trace_invalid_input", "unordered_version_entries"),
-        (lambda s: (*s, ("zz_extra", "zz.v1")), "trace_invalid_input",
+        # sealing-policy §9: an unknown name carries a value outside the manifest
+        (lambda s: (*s, ("zz_extra", "zz.v1")), "trace_policy_unsupported",
          "unexpected_version_entry"),
+        (lambda s: (*s, ("zz_extra", "zz.v1")), "trace_policy_unsupported",
+         "unsupported_version_entry"),
         (lambda s: list(s), "trace_invalid_input", "malformed_version_list"),
         (lambda s: ((s[0][0], ""), *s[1:]), "trace_invalid_input", "malformed_version_list"),
         (lambda s: ((s[0][0], s[0][1] + "x"), *s[1:]), "trace_policy_unsupported",
          "unsupported_version_entry"),
     ],
-    ids=["missing", "duplicate", "reordered", "extra", "list", "empty", "unsupported"],
+    ids=["missing", "duplicate", "reordered", "extra", "extra-value", "list", "empty",
+         "unsupported"],
 )
 @pytest.mark.parametrize("attr", ["schema_versions", "policy_versions"])
 def test_version_lists(closed_episode, attr, mutate, disposition, code):
@@ -825,6 +829,28 @@ def test_version_lists(closed_episode, attr, mutate, disposition, code):
     outcome = refused(ep)
     assert outcome.practice_disposition.value == disposition
     assert code in outcome.reason_codes
+
+
+@pytest.mark.parametrize("attr", ["schema_versions", "policy_versions"])
+@pytest.mark.parametrize("position", ["before", "after"])
+def test_every_entry_is_judged_even_next_to_a_malformed_one(closed_episode, attr, position):
+    entries = list(getattr(closed_episode, attr))
+    unsupported = (entries[-1][0], entries[-1][1] + "x")
+    malformed = (entries[0][0], "")
+    mutated = ((malformed, *entries[1:-1], unsupported) if position == "after"
+               else (unsupported, *entries[1:-1], malformed))
+    outcome = refused(replace(closed_episode, **{attr: mutated}))
+    assert outcome.practice_disposition.value == "trace_policy_unsupported"
+    assert "malformed_version_list" in outcome.reason_codes
+    assert "unsupported_version_entry" in outcome.reason_codes
+
+
+def test_an_unused_entry_with_a_value_outside_the_manifest_is_unsupported():
+    ep = build_episode("sealed_exhausted_no_candidate")
+    policies = (*ep.policy_versions, ("contract_proof_replay", "contract_proof_replay.v2"))
+    outcome = refused(replace(ep, policy_versions=tuple(sorted(policies))))
+    assert outcome.practice_disposition.value == "trace_policy_unsupported"
+    assert set(outcome.reason_codes) == {"unexpected_version_entry", "unsupported_version_entry"}
 
 
 def test_replay_policy_entry_only_when_replay_records_exist():

@@ -1,0 +1,66 @@
+"""sealing-policy §9 (revision 2): where two rules meet. Each clarification is one test or a
+few; the version-list cases live with the other version tests in test_trace_obligations.py."""
+
+from __future__ import annotations
+
+import dataclasses as dc
+import json
+
+from sealed_trace import PracticeTraceRefusal, seal_practice_trace
+from sealed_trace.builder import build_episode
+from sealed_trace.episode_json import encode_episode, seal_document
+from sealed_trace.trace import build_practice_trace_input
+
+
+def _claim():  # type: ignore[no-untyped-def]
+    episode = build_episode("sealed_candidate_replay_closed")
+    claim = build_practice_trace_input(episode)
+    assert not isinstance(claim, PracticeTraceRefusal)
+    return episode, claim
+
+
+def test_a_claimed_trace_policy_version_outside_the_manifest_is_unsupported() -> None:
+    episode, claim = _claim()
+    claimed = dc.replace(claim, trace_policy_version="sealed_practice_trace.v2")
+    outcome = seal_practice_trace(claimed, episode)
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.practice_disposition.value == "trace_policy_unsupported"
+    assert "unsupported_trace_policy_version" in outcome.reason_codes
+    assert "trace_input_mismatch" in outcome.reason_codes  # its own fault, still reported
+
+
+def test_claimed_version_entries_outside_the_manifest_are_unsupported() -> None:
+    episode, claim = _claim()
+    for attr in ("schema_versions", "policy_versions"):
+        entries = getattr(claim, attr)
+        bad = ((entries[0][0], entries[0][1] + "x"), *entries[1:])
+        outcome = seal_practice_trace(dc.replace(claim, **{attr: bad}), episode)
+        assert isinstance(outcome, PracticeTraceRefusal)
+        assert outcome.practice_disposition.value == "trace_policy_unsupported", attr
+        assert "unsupported_version_entry" in outcome.reason_codes
+
+
+def test_a_claimed_trace_input_next_to_a_missing_record_is_not_compared() -> None:
+    episode, claim = _claim()
+    for field in ("search_gate_decision", "compute_budget_decision", "contract_assessment"):
+        outcome = seal_practice_trace(claim, dc.replace(episode, **{field: None}))
+        assert isinstance(outcome, PracticeTraceRefusal)
+        assert outcome.practice_disposition.value == "trace_upstream_incomplete", field
+        assert "trace_input_mismatch" not in outcome.reason_codes, field
+    one_fewer = dc.replace(episode, replay_results=episode.replay_results[1:])
+    assert episode.replay_results[1:]  # the replay policy entry stays in use
+    outcome = seal_practice_trace(claim, one_fewer)
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.practice_disposition.value == "trace_upstream_incomplete"
+    assert "trace_input_mismatch" not in outcome.reason_codes
+
+
+def test_a_null_trace_input_in_a_document_is_malformed_input() -> None:
+    document = json.loads(encode_episode(build_episode()))
+    document["trace_input"] = None
+    outcome = seal_document(json.dumps(document).encode())
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.practice_disposition.value == "trace_invalid_input"
+    assert outcome.reason_codes == ("malformed_trace_input",)
+    del document["trace_input"]
+    assert not isinstance(seal_document(json.dumps(document).encode()), PracticeTraceRefusal)
