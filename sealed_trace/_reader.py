@@ -167,13 +167,6 @@ def _nullable(check: Check) -> Check:
     return lambda value: None if value is None else check(value)
 
 
-def _natural(value: object) -> object:
-    if type(value) is int:
-        return value if 0 <= value < MAX_ABS_INT else BAD
-    number = _read_int(value)
-    return number if not isinstance(number, Bad) and number >= 0 else BAD
-
-
 def _bool(value: object) -> object:
     return value if type(value) is bool else BAD
 
@@ -325,10 +318,14 @@ TEXT = Kind("a non-empty string", _text)
 TEXT_OR_NONE = Kind("null or a non-empty string", _nullable(_text))
 STR = Kind("a string", read_str)
 INT = Kind("an int (not a bool) in the signed 64-bit range", _read_int)
-NAT = Kind("a non-negative int (not a bool)", _natural)
 INT_OR_NONE = Kind("an int or null", _nullable(_read_int))
 BOOL = Kind("a bool", _bool)
 TEXTS = Kind("a tuple of non-empty strings", _tuple_of(_text))
+#: sealing-policy §9: a str field that §2 names as no identifier may be any string, the
+#: empty string included, and an int field any int in range, negative included (the sealer
+#: does not re-judge what an upstream authority chose).
+STR_OR_NONE = Kind("null or a string", _nullable(read_str))
+STRS = Kind("a tuple of strings", _tuple_of(read_str))
 IDS = Kind("a tuple of ids (64 lowercase hex characters)", _tuple_of(_identity))
 FACTS = Kind("a mapping from str to float-free JSON values", _facts)
 PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(_pair))
@@ -532,9 +529,9 @@ ASSESSMENT: Final = _schema(
     ContractAssessmentProjection,
     ("assessment_id", ID),
     ("problem_frame_digest", ID),
-    ("candidate_organ", TEXT),
-    ("missing_bindings", TEXTS),
-    ("unresolved_hazards", TEXTS),
+    ("candidate_organ", STR),
+    ("missing_bindings", STRS),
+    ("unresolved_hazards", STRS),
     ("runnable", BOOL),
     ("evidence_spans", SPANS),
     ("explanation", STR),
@@ -544,10 +541,10 @@ RESIDUAL: Final = _schema(
     "malformed_residual",
     ContractResidual,
     ("residual_id", ID),
-    ("candidate_organ", TEXT),
-    ("family_id", TEXT_OR_NONE),
+    ("candidate_organ", STR),
+    ("family_id", STR_OR_NONE),
     ("residual_kind", ENUM(ResidualKind)),
-    ("residual_code", TEXT),
+    ("residual_code", STR),
     ("source_axis", ENUM(ResidualSourceAxis)),
     ("evidence_spans", SPANS),
     ("explanation", STR),
@@ -560,9 +557,9 @@ GATE: Final = _schema(
     ("policy_version", TEXT),
     ("input_digest", ID),
     ("residual_ids", IDS),
-    ("candidate_organ", TEXT_OR_NONE),
+    ("candidate_organ", STR_OR_NONE),
     ("status", ENUM(SearchGateStatus)),
-    ("reason_code", TEXT),
+    ("reason_code", STR),
     ("evidence_spans", SPANS),
     ("explanation", STR),
 )
@@ -576,12 +573,12 @@ BUDGET: Final = _schema(
     ("gate_policy_version", TEXT),
     ("gate_input_digest", ID),
     ("status", ENUM(ComputeBudgetStatus)),
-    ("reason_code", TEXT),
-    ("max_candidates", NAT),
-    ("max_depth", NAT),
-    ("max_steps", NAT),
+    ("reason_code", STR),
+    ("max_candidates", INT),
+    ("max_depth", INT),
+    ("max_steps", INT),
     ("max_wallclock_ms", INT_OR_NONE),
-    ("max_parallelism", NAT),
+    ("max_parallelism", INT),
     ("evidence_spans", SPANS),
     ("explanation", STR),
 )
@@ -589,21 +586,21 @@ CHARGE: Final = _schema(
     "BudgetCharge",
     "malformed_candidate_attempt",
     BudgetCharge,
-    ("candidates", NAT),
-    ("steps", NAT),
+    ("candidates", INT),
+    ("steps", INT),
 )
 CONSUMED: Final = _schema(
     "BudgetConsumed",
     "malformed_geometric_search_run",
     BudgetConsumed,
-    ("candidates_considered", NAT),
-    ("max_candidates", NAT),
-    ("depth_reached", NAT),
-    ("max_depth", NAT),
-    ("steps_used", NAT),
-    ("max_steps", NAT),
-    ("parallelism_used", NAT),
-    ("max_parallelism", NAT),
+    ("candidates_considered", INT),
+    ("max_candidates", INT),
+    ("depth_reached", INT),
+    ("max_depth", INT),
+    ("steps_used", INT),
+    ("max_steps", INT),
+    ("parallelism_used", INT),
+    ("max_parallelism", INT),
     ("exhausted", BOOL),
 )
 ATTEMPT: Final = _schema(
@@ -614,14 +611,14 @@ ATTEMPT: Final = _schema(
     ("attempt_index", INT),
     ("parent_attempt_id", ID_OR_NONE),
     ("operator_id", TEXT),
-    ("operator_version", TEXT),
+    ("operator_version", STR),
     ("input_digest", ID),
     ("candidate_digest", ID),
     ("budget_charge", _nested(CHARGE)),
-    ("depth", NAT),
-    ("step_index", NAT),
+    ("depth", INT),
+    ("step_index", INT),
     ("replay_status", ENUM(CandidateReplayStatus)),
-    ("replay_blockers", TEXTS),
+    ("replay_blockers", STRS),
     ("evidence_spans", SPANS),
     ("explanation", STR),
 )
@@ -638,7 +635,7 @@ RUN: Final = _schema(
     ("gate_decision_id", ID),
     ("budget_id", ID),
     ("operator_set_id", TEXT),
-    ("operator_set_version", TEXT),
+    ("operator_set_version", STR),
     ("input_digest", ID),
     ("candidate_attempts", _nested_tuple(ATTEMPT)),
     ("budget_consumed", _nested(CONSUMED)),
@@ -656,7 +653,7 @@ RUN_REFUSAL: Final = _schema(
     ("gate_decision_id", ID_OR_NONE),
     ("budget_id", ID_OR_NONE),
     ("run_disposition", ENUM(SearchRunDisposition)),
-    ("reason_codes", TEXTS),
+    ("reason_codes", STRS),
     ("explanation", STR),
 )
 PROOF_REF: Final = _schema(
@@ -664,10 +661,10 @@ PROOF_REF: Final = _schema(
     "malformed_replay_result",
     ProofReplayRef,
     ("proof_obligation_id", TEXT),
-    ("proof_obligation_version", TEXT),
+    ("proof_obligation_version", STR),
     ("proof_replay_id", TEXT),
     ("closed", BOOL),
-    ("reason_code", TEXT),
+    ("reason_code", STR),
 )
 REPLAY_RESULT: Final = _schema(
     "ReplayAdapterResult",
@@ -680,10 +677,10 @@ REPLAY_RESULT: Final = _schema(
     ("attempt_id", ID),
     ("candidate_digest", ID),
     ("contract_replay_assessment_id", TEXT),
-    ("proof_obligation_refs", TEXTS),
+    ("proof_obligation_refs", STRS),
     ("proof_replay_refs", _nested_tuple(PROOF_REF)),
     ("replay_disposition", ENUM(ReplayDisposition)),
-    ("reason_codes", TEXTS),
+    ("reason_codes", STRS),
     ("evidence_spans", SPANS),
     ("explanation", STR),
 )
@@ -698,7 +695,7 @@ REPLAY_REFUSAL: Final = _schema(
     ("attempt_id", ID_OR_NONE),
     ("candidate_digest", ID_OR_NONE),
     ("replay_disposition", ENUM(ReplayRefusalReason)),
-    ("reason_codes", TEXTS),
+    ("reason_codes", STRS),
     ("explanation", STR),
 )
 

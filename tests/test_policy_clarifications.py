@@ -6,8 +6,10 @@ from __future__ import annotations
 import dataclasses as dc
 import json
 
-from sealed_trace import PracticeTraceRefusal, seal_practice_trace
-from sealed_trace.builder import build_episode
+import pytest
+
+from sealed_trace import PracticeTraceRefusal, SealedPracticeTrace, seal, seal_practice_trace
+from sealed_trace.builder import build_episode, refresh_ids
 from sealed_trace.episode_json import encode_episode, seal_document
 from sealed_trace.trace import build_practice_trace_input
 
@@ -64,3 +66,70 @@ def test_a_null_trace_input_in_a_document_is_malformed_input() -> None:
     assert outcome.reason_codes == ("malformed_trace_input",)
     del document["trace_input"]
     assert not isinstance(seal_document(json.dumps(document).encode()), PracticeTraceRefusal)
+
+
+def _edited(path: str, value: object):  # type: ignore[no-untyped-def]
+    """The closed episode with one field of one record set to ``value``, ids refreshed."""
+    episode = build_episode("sealed_candidate_replay_closed")
+    run = episode.geometric_search_run
+    assert run is not None
+    record, _, name = path.partition(".")
+    if record == "gate":
+        episode = dc.replace(episode, search_gate_decision=dc.replace(
+            episode.search_gate_decision, **{name: value}))
+    elif record == "budget":
+        episode = dc.replace(episode, compute_budget_decision=dc.replace(
+            episode.compute_budget_decision, **{name: value}))
+    elif record == "run":
+        episode = dc.replace(episode, geometric_search_run=dc.replace(run, **{name: value}))
+    elif record == "attempt":
+        attempts = (dc.replace(run.candidate_attempts[0], **{name: value}),
+                    *run.candidate_attempts[1:])
+        episode = dc.replace(episode, geometric_search_run=dc.replace(
+            run, candidate_attempts=attempts))
+    elif record == "charge":
+        first = run.candidate_attempts[0]
+        attempts = (dc.replace(first, budget_charge=dc.replace(first.budget_charge,
+                                                                **{name: value})),
+                    *run.candidate_attempts[1:])
+        episode = dc.replace(episode, geometric_search_run=dc.replace(
+            run, candidate_attempts=attempts))
+    elif record == "result":
+        results = (dc.replace(episode.replay_results[0], **{name: value}),
+                   *episode.replay_results[1:])
+        episode = dc.replace(episode, replay_results=results)
+    return refresh_ids(episode)
+
+
+@pytest.mark.parametrize(("path", "value"), [
+    ("gate.reason_code", ""),
+    ("budget.reason_code", ""),
+    ("attempt.operator_version", ""),
+    ("attempt.replay_blockers", ("",)),
+    ("run.operator_set_version", ""),
+    ("result.reason_codes", ("",)),
+    ("result.proof_obligation_refs", ("",)),
+    ("budget.max_candidates", -1),
+    ("budget.max_steps", -(2**63)),
+    ("attempt.depth", -5),
+    ("attempt.step_index", -1),
+    ("charge.steps", -3),
+])
+def test_what_an_upstream_authority_chose_is_not_re_judged(path: str, value: object) -> None:
+    sealed = seal(_edited(path, value))
+    assert isinstance(sealed, SealedPracticeTrace), sealed
+
+
+@pytest.mark.parametrize(("path", "value", "code"), [
+    ("attempt.operator_id", "", "malformed_candidate_attempt"),
+    ("run.operator_set_id", "", "malformed_geometric_search_run"),
+    ("result.contract_replay_assessment_id", "", "malformed_replay_result"),
+    ("attempt.attempt_index", -1, None),
+    ("gate.policy_version", "", "malformed_search_gate_decision"),
+])
+def test_identifiers_versions_and_bounded_ints_are_still_judged(
+        path: str, value: object, code: str | None) -> None:
+    outcome = seal(_edited(path, value))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    if code is not None:
+        assert code in outcome.reason_codes
