@@ -133,3 +133,19 @@ def test_identifiers_versions_and_bounded_ints_are_still_judged(
     assert isinstance(outcome, PracticeTraceRefusal)
     if code is not None:
         assert code in outcome.reason_codes
+
+
+@pytest.mark.parametrize("disposition", ["sealed_candidate_replay_closed",
+                                         "sealed_original_refusal"])
+@pytest.mark.parametrize(("field", "code"), [
+    ("search_gate_decision", "missing_search_gate_decision"),
+    ("compute_budget_decision", "missing_compute_budget_decision"),
+    ("contract_assessment", "missing_contract_assessment"),
+    ("problem_frame", "missing_problem_frame"),
+])
+def test_a_binding_whose_other_side_is_missing_is_unjudgeable_not_mismatched(
+        disposition: str, field: str, code: str) -> None:
+    outcome = seal(dc.replace(build_episode(disposition), **{field: None}))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.practice_disposition.value == "trace_upstream_incomplete"
+    assert outcome.reason_codes == (code,)
