@@ -398,10 +398,10 @@ def _normal_span(text: object, start: object, end: object, index: object) -> boo
 
 def _span(value: object) -> SourceSpan | Bad:
     """A fresh SourceSpan from ``value``'s four attributes, each read once, or BAD."""
-    raw = [_attribute(value, name) for name in _SPAN_FIELDS]
-    if any(item is _MISSING or item is _UNREADABLE for item in raw):
-        return BAD
-    text, start, end, index = raw
+    text, start, end, index = raw = [_attribute(value, name) for name in _SPAN_FIELDS]
+    for item in raw:  # by identity: ``in`` would run the values' own __eq__
+        if item is _MISSING or item is _UNREADABLE:
+            return BAD
     if _normal_span(text, start, end, index):
         return SourceSpan(text, start, end, index)  # type: ignore[arg-type]
     new_text, new_start, new_end = read_str(text), _read_int(start), _read_int(end)
@@ -483,31 +483,36 @@ def read_record(
         read successfully, by name (so an id can still be used when another field of the
         same record is malformed). ``fields`` is empty when the record was read.
     """
-    fields: dict[str, object] = {}
+    place = where if index is None else f"{where}[{index}]"
+    values: list[object] = []
     complete = True
     for name, check, read, what in schema.plan:
-        raw = _attribute(obj, name)
+        # _attribute, inlined: this loop runs once per field of every record
+        try:
+            raw = getattr(obj, name)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
+        except AttributeError:
+            raw = _MISSING
+        except KeyboardInterrupt:
+            raise
+        except BaseException:
+            raw = _UNREADABLE
         if raw is _MISSING or raw is _UNREADABLE:
-            place = where if index is None else f"{where}[{index}]"
             problem = "has no field" if raw is _MISSING else "could not read field"
             problems.add(schema.code, f"{place} {problem} {name}")
-            complete = False
-            continue
-        if check is not None:
+            value: object = BAD
+        elif check is not None:
             value = check(raw)
             if value is BAD:
-                place = where if index is None else f"{where}[{index}]"
                 problems.add(schema.code, f"{place}.{name} is not {what}")
         else:
-            place = where if index is None else f"{where}[{index}]"
             value = read(raw, problems, f"{place}.{name}")  # type: ignore[misc]
         if value is BAD:
             complete = False
-        else:
-            fields[name] = value
+        values.append(value)
     if complete:
-        return schema.cls(*(fields[name] for name in schema.names)), {}
-    return None, fields
+        return schema.cls(*values), {}
+    return None, {name: value for name, value in zip(schema.names, values, strict=True)
+                  if value is not BAD}
 
 
 def _schema(label: str, code: str, cls: type, *fields: tuple[str, Kind]) -> RecordSchema:
