@@ -10,14 +10,14 @@ so machine noise hits both alike; the median ratio is printed beside the best-of
 floor's payloads are kept out of the cyclic garbage collector's walks (``gc.freeze``), since
 they exist only for the benchmark; the episode is not.
 
-Episodes built of the package's reference types, every value already in normal form, are
-checked in place; any other episode is copied while it is read. The last two columns seal the
-same episodes rebuilt of a host project's own frozen dataclasses (same names and fields), which
-take the copying read, against the floor timed again alongside them (in rounds of their own,
-with the reference episode gone).
+Every episode takes the one read path (each attribute read once and copied), whatever its
+types. The last two columns seal the same episodes rebuilt of a host project's own frozen
+dataclasses (same names and fields), against the floor timed again alongside them (in rounds
+of their own, with the reference episode gone).
 
-Goals (issue 2): ratio <= 2 at every size, and linear growth (10x the attempts costs at most
-11x the time). This is a benchmark, not a test: it reports, it does not assert.
+Goals (issue 10): ratio <= 3 at 1 attempt and <= 2 at 100, 1 000 and 10 000, reference types
+and host records alike, and linear growth (10x the attempts costs at most 11x the time). This
+is a benchmark, not a test: it reports, it does not assert.
 """
 
 from __future__ import annotations
@@ -74,6 +74,8 @@ def host_types() -> dict[str, type]:
 
 SIZES = (1, 100, 1_000, 10_000)
 RATIO_GOAL = 2.0
+#: At one attempt the fixed cost of a seal weighs more: its own goal.
+RATIO_GOAL_ONE = 3.0
 #: At most this much more time per attempt-count factor: 10x the attempts, at most 11x.
 GROWTH_GOAL = 1.1
 
@@ -175,16 +177,19 @@ def main() -> int:
                 over_growth.append(f"{previous[0]} to {size}: {best_growth:.2f}x")
         else:
             growth = f"{'-':>8} {'-':>9}"
-        if s / f > RATIO_GOAL:
-            over_ratio.append(f"{size}: {s / f:.2f}")
+        goal = RATIO_GOAL_ONE if size == 1 else RATIO_GOAL
         host_ratio = min(host_times) / min(host_floor_times)
+        for kind, ratio in (("reference", s / f), ("host", host_ratio)):
+            if ratio > goal:
+                over_ratio.append(f"{size} ({kind}): {ratio:.2f}")
         print(
             f"{size:>9} {rounds:>6} {s * 1e3:>10.3f} {f * 1e3:>10.3f} {s / f:>7.2f} "
             f"{median:>9.2f} {growth} {min(host_times) * 1e3:>9.3f} {host_ratio:>6.2f}"
         )
         previous = (size, s, s_median)
     print(
-        f"goals (best of, reference types): ratio <= {RATIO_GOAL:g} at every size: "
+        f"goals (best of): ratio <= {RATIO_GOAL_ONE:g} at 1 attempt, <= {RATIO_GOAL:g} at "
+        "every other size, reference types and host records: "
         + ("met" if not over_ratio else "NOT MET at " + "; ".join(over_ratio))
         + f"; growth <= {GROWTH_GOAL * 10:g}x per 10x attempts (scaled to each step): "
         + ("met" if not over_growth else "NOT MET at " + "; ".join(over_growth))
