@@ -776,8 +776,25 @@ class _Checker:
         return False
 
     def check(self) -> None:
-        e = self.e
-        frame, assessment, gate, budget = e.frame, e.assessment, e.gate, e.budget
+        """Every check of ADR-0230 §6.1 over the copies read, stage by stage, in the order
+        the pipeline runs (sealing-policy §3-§5). Reason codes are kept in first-seen order,
+        so this order is the order of a refusal's ``reason_codes``; which family decides the
+        disposition is :data:`sealed_trace.reasons.FAMILY_ORDER` (sealing-policy §6)."""
+        self._check_frame()  # item 1
+        self._check_assessment()  # item 2
+        self._check_residuals()  # item 3
+        self._check_gate()  # item 4
+        self._check_budget()  # item 5
+        if self.e.run is not None:  # items 6, 7
+            self._check_run(self.e.run)
+        if self.e.run_refusal is not None:  # item 6, §6.2
+            self._check_run_refusal(self.e.run_refusal)
+        self._check_replay()  # items 8, 9
+        self._check_spans()  # item 12
+
+    def _check_frame(self) -> None:
+        """§6.1 item 1: ``problem_frame_digest`` reproduces from the supplied frame."""
+        frame = self.e.frame
         if frame is not None:
             self._recompute(
                 frame.frame_digest,
@@ -785,54 +802,67 @@ class _Checker:
                 "problem_frame_digest_mismatch",
                 "problem_frame.frame_digest",
             )
-        if assessment is not None:
-            self._recompute(
-                assessment.assessment_id,
-                contract_assessment_id(assessment, checked=False),
-                "contract_assessment_id_mismatch",
-                "contract_assessment.assessment_id",
+
+    def _check_assessment(self) -> None:
+        """§6.1 item 2: the assessment id reproduces, it is refused (not runnable), and it
+        assesses the supplied frame."""
+        frame, assessment = self.e.frame, self.e.assessment
+        if assessment is None:
+            return
+        self._recompute(
+            assessment.assessment_id,
+            contract_assessment_id(assessment, checked=False),
+            "contract_assessment_id_mismatch",
+            "contract_assessment.assessment_id",
+        )
+        if assessment.runnable:
+            self.p.add(
+                "runnable_contract_assessment",
+                "the original assessment is runnable, not refused",
             )
-            if assessment.runnable:
-                self.p.add(
-                    "runnable_contract_assessment",
-                    "the original assessment is runnable, not refused",
-                )
-            if frame is not None and assessment.problem_frame_digest != frame.frame_digest:
-                self.p.add(
-                    "assessment_frame_mismatch",
-                    "contract_assessment.problem_frame_digest is not the frame's digest",
-                )
-        self._check_residuals()
-        if gate is not None:
-            self._recompute(
-                gate.decision_id,
-                gate_decision_id(gate, checked=False),
-                "gate_decision_id_mismatch",
-                "search_gate_decision.decision_id",
+        if frame is not None and assessment.problem_frame_digest != frame.frame_digest:
+            self.p.add(
+                "assessment_frame_mismatch",
+                "contract_assessment.problem_frame_digest is not the frame's digest",
             )
-            self._check_gate_residuals(gate)
-        if budget is not None:
-            self._recompute(
-                budget.budget_id,
-                budget_id(budget, checked=False),
-                "budget_id_mismatch",
-                "compute_budget_decision.budget_id",
-            )
-            if gate is not None and (
-                budget.gate_decision_id != gate.decision_id
-                or budget.gate_policy_version != gate.policy_version
-                or budget.gate_input_digest != gate.input_digest
-                or budget.evidence_spans != gate.evidence_spans
-            ):
-                self.p.add("budget_gate_mismatch", "the budget's gate fields are not the gate's")
-        if e.run is not None:
-            self._check_run(e.run)
-        if e.run_refusal is not None:
-            self._check_run_refusal(e.run_refusal)
-        self._check_replay()
-        self._check_spans()
+
+    def _check_gate(self) -> None:
+        """§6.1 item 4: the gate decision id reproduces and binds to the residuals."""
+        gate = self.e.gate
+        if gate is None:
+            return
+        self._recompute(
+            gate.decision_id,
+            gate_decision_id(gate, checked=False),
+            "gate_decision_id_mismatch",
+            "search_gate_decision.decision_id",
+        )
+        self._check_gate_residuals(gate)
+
+    def _check_budget(self) -> None:
+        """§6.1 item 5: the budget id reproduces and binds to the gate decision (its id,
+        policy version, input digest and evidence spans are the gate's)."""
+        gate, budget = self.e.gate, self.e.budget
+        if budget is None:
+            return
+        self._recompute(
+            budget.budget_id,
+            budget_id(budget, checked=False),
+            "budget_id_mismatch",
+            "compute_budget_decision.budget_id",
+        )
+        if gate is not None and (
+            budget.gate_decision_id != gate.decision_id
+            or budget.gate_policy_version != gate.policy_version
+            or budget.gate_input_digest != gate.input_digest
+            or budget.evidence_spans != gate.evidence_spans
+        ):
+            self.p.add("budget_gate_mismatch", "the budget's gate fields are not the gate's")
 
     def _check_residuals(self) -> None:
+        """§6.1 items 3, 9: every residual id reproduces and binds to the refused assessment
+        (same organ and spans, a code of the assessment, codes unique, every code covered,
+        ascending ids)."""
         e = self.e
         if e.residuals is None:
             return
@@ -871,6 +901,8 @@ class _Checker:
                     self.p.add("missing_residual", f"no residual for assessment code {code!r}")
 
     def _check_gate_residuals(self, gate: SearchGateDecision) -> None:
+        """§6.1 items 4, 9: the gate names exactly the residuals, in order (a named id with no
+        residual is a missing record; a residual the gate does not name is an orphan)."""
         residuals = self.e.residuals
         if residuals is None:
             return
@@ -894,6 +926,9 @@ class _Checker:
         )
 
     def _check_run(self, run: GeometricSearchRun) -> None:
+        """§6.1 items 6, 7: the run id and input digest reproduce, the run binds to frame,
+        assessment, residuals, gate and budget, needs an eligible gate and an allowed budget,
+        and its attempts reproduce and stand in canonical order."""
         e, p = self.e, self.p
         gate, budget = e.gate, e.budget
         attempts = run.candidate_attempts
@@ -1010,6 +1045,8 @@ class _Checker:
                 self.p.add(code, f"the run's {name} is not the record's")
 
     def _check_run_refusal(self, refusal: SearchRunRefusal) -> None:
+        """§6.1 item 6, §6.2: a lawful run refusal: its outcome id reproduces and it binds to
+        the gate and budget."""
         e = self.e
         self._recompute(
             refusal.outcome_id,
@@ -1029,6 +1066,8 @@ class _Checker:
             )
 
     def _check_replay(self) -> None:
+        """§6.1 items 8, 9: every replay record id reproduces and binds to the run, one of its
+        attempts and that attempt's candidate; every attempt has exactly one replay record."""
         e, p = self.e, self.p
         records: list[tuple[str, int, ReplayAdapterResult | ReplayAdapterRefusal]] = []
         for index, result in enumerate(e.results or ()):
@@ -1092,6 +1131,8 @@ class _Checker:
                 )
 
     def _check_spans(self) -> None:
+        """§6.1 item 12, sealing-policy §5: every span copied into the trace is exact in the
+        problem text."""
         e = self.e
         if e.frame is None:
             return
