@@ -90,6 +90,10 @@ class Problems:
     #: For a tuple of nested records that failed to read: where -> each item's
     #: ``(record, readable fields)``, so ids inside it stay usable without a second read.
     partial: dict[str, list[tuple[object | None, dict[str, object]]]] = field(default_factory=dict)
+    #: The copy of every object read so far in this seal, by ``(id, schema label)``, with the
+    #: object itself (held, so its id cannot be reused): an object that sits in several places
+    #: is read once, and every place gets the same copy (sealing-policy §9).
+    copies: dict[tuple[int, str], tuple[object, object]] = field(default_factory=dict)
 
     def add(self, code: str, detail: str) -> None:
         """Record ``code`` (kept once, in first-seen order) and its ``detail`` sentence."""
@@ -396,8 +400,19 @@ def _normal_span(text: object, start: object, end: object, index: object) -> boo
     )
 
 
-def _span(value: object) -> SourceSpan | Bad:
-    """A fresh SourceSpan from ``value``'s four attributes, each read once, or BAD."""
+def _span(value: object, copies: dict[tuple[int, str], tuple[object, object]]) -> SourceSpan | Bad:
+    """A fresh SourceSpan from ``value``'s four attributes, or BAD; read once per seal
+    (``copies``, as :func:`read_record`)."""
+    key = (id(value), "SourceSpan")
+    known = copies.get(key)
+    if known is not None and known[0] is value:
+        return known[1]  # type: ignore[return-value]
+    span = _read_span(value)
+    copies[key] = (value, span)
+    return span
+
+
+def _read_span(value: object) -> SourceSpan | Bad:
     text, start, end, index = raw = [_attribute(value, name) for name in _SPAN_FIELDS]
     for item in raw:  # by identity: ``in`` would run the values' own __eq__
         if item is _MISSING or item is _UNREADABLE:
@@ -422,7 +437,8 @@ def _read_spans(value: object, problems: Problems, where: str) -> object:
     if isinstance(items, Bad):
         problems.add("malformed_evidence_span", f"{where} is not a tuple of spans")
         return BAD
-    spans = [_span(item) for item in items]
+    copies = problems.copies
+    spans = [_span(item, copies) for item in items]
     if any(span is BAD for span in spans):
         for index, span in enumerate(spans):
             if span is BAD:
@@ -483,6 +499,18 @@ def read_record(
         read successfully, by name (so an id can still be used when another field of the
         same record is malformed). ``fields`` is empty when the record was read.
     """
+    key = (id(obj), schema.label)
+    known = problems.copies.get(key)
+    if known is not None and known[0] is obj:
+        return known[1]  # type: ignore[return-value]
+    result = _read_fields(obj, schema, problems, where, index)
+    problems.copies[key] = (obj, result)
+    return result
+
+
+def _read_fields(
+    obj: object, schema: RecordSchema, problems: Problems, where: str, index: int | None
+) -> tuple[object | None, dict[str, object]]:
     place = where if index is None else f"{where}[{index}]"
     values: list[object] = []
     complete = True

@@ -251,6 +251,8 @@ class PracticeTraceRefusal:
 PracticeTraceOutcome: TypeAlias = SealedPracticeTrace | PracticeTraceRefusal
 
 _MISSING: Final = object()
+#: An episode attribute whose read raised: present, but malformed (sealing-policy §9).
+_UNREADABLE: Final = object()
 _EPISODE_RECORDS: Final = (
     "problem_frame",
     "contract_assessment",
@@ -334,14 +336,15 @@ _TRACE_INPUT: Final = r.RecordSchema(
 
 
 def _get(obj: object, name: str) -> object:
-    """An episode attribute, read once; ``_MISSING`` when absent or when reading it raised
-    (sealing-policy §9: any exception but an interrupt)."""
+    """An episode attribute, read once; ``_MISSING`` when absent, ``_UNREADABLE`` when
+    reading it raised anything but an interrupt (sealing-policy §9: a malformed value at that
+    path, never an absent one)."""
     try:
         return getattr(obj, name, _MISSING)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
     except KeyboardInterrupt:
         raise
     except BaseException:
-        return _MISSING
+        return _UNREADABLE
 
 
 @dataclass
@@ -422,6 +425,9 @@ class _Checker:
 
     def _record(self, name: str, schema: r.RecordSchema, missing_code: str | None) -> _Read:
         raw = self.top[name]
+        if raw is _UNREADABLE:
+            self.p.add(schema.code, f"episode.{name} could not be read")
+            return _Read(None, {})
         if raw is None or raw is _MISSING:
             if missing_code is not None:
                 self.p.add(missing_code, f"episode.{name} is absent")
@@ -433,6 +439,9 @@ class _Checker:
         raw = self.top[name]
         if raw is _MISSING:
             self.p.add("missing_episode_field", f"episode.{name} is absent")
+            return None
+        if raw is _UNREADABLE:
+            self.p.add(schema.code, f"episode.{name} could not be read")
             return None
         items = r.exact_tuple(raw)
         if isinstance(items, r.Bad):
@@ -460,6 +469,9 @@ class _Checker:
         version = top["trace_policy_version"]
         if version is _MISSING:
             self.p.add("missing_episode_field", "episode.trace_policy_version is absent")
+        elif version is _UNREADABLE:
+            self.p.add("malformed_trace_policy_version",
+                       "episode.trace_policy_version could not be read")
         else:
             text = r.read_str(version)
             if isinstance(text, str) and text.strip():
@@ -634,6 +646,7 @@ class _Checker:
             if isinstance(items, r.Bad):
                 self.p.add(
                     "malformed_version_list",
+                    f"episode.{attr} could not be read" if raw is _UNREADABLE else
                     f"episode.{attr} is not a tuple of (name, version) pairs of non-empty strings",
                 )
                 self.versions_ok = False

@@ -151,3 +151,93 @@ def test_the_sealed_trace_holds_copies_not_the_callers_objects() -> None:
              for span in record.evidence_spans}
     assert given
     assert not any(id(span) in given for span in outcome.evidence_spans)
+
+
+_EPISODE_RECORDS = {
+    "problem_frame": "malformed_problem_frame",
+    "contract_assessment": "malformed_contract_assessment",
+    "residuals": "malformed_residual",
+    "search_gate_decision": "malformed_search_gate_decision",
+    "compute_budget_decision": "malformed_compute_budget_decision",
+    "geometric_search_run": "malformed_geometric_search_run",
+    "search_run_refusal": "malformed_search_run_refusal",
+    "replay_results": "malformed_replay_result",
+    "replay_refusals": "malformed_replay_refusal",
+    "trace_policy_version": "malformed_trace_policy_version",
+    "schema_versions": "malformed_version_list",
+    "policy_versions": "malformed_version_list",
+}
+
+
+@pytest.mark.parametrize("disposition", ["sealed_candidate_replay_closed",
+                                         "sealed_original_refusal"])
+@pytest.mark.parametrize(("field", "code"), sorted(_EPISODE_RECORDS.items()))
+@pytest.mark.parametrize("error", [RuntimeError(), StopIteration()], ids=["runtime", "stop"])
+def test_an_episode_field_whose_read_raises_is_malformed_never_absent(
+        disposition: str, field: str, code: str, error: BaseException) -> None:
+    episode = build_episode(disposition)
+
+    class HostEpisode:
+        def __getattr__(self, name: str) -> object:
+            if name == field:
+                raise error
+            return getattr(episode, name)
+
+    outcome = seal(HostEpisode())
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.practice_disposition.value == "trace_invalid_input"
+    assert code in outcome.reason_codes
+    assert f"episode.{field} could not be read" in outcome.explanation
+
+
+class _Shifty:
+    """A span that answers ``first`` on the first read of each attribute, ``then`` after."""
+
+    def __init__(self, first: object, then: object) -> None:
+        self.first, self.then, self.reads = first, then, {}
+
+    def __getattr__(self, name: str) -> object:
+        if name not in ("text", "start", "end", "sentence_index"):
+            raise AttributeError(name)
+        self.reads[name] = self.reads.get(name, 0) + 1
+        return getattr(self.first if self.reads[name] == 1 else self.then, name)
+
+
+def test_an_object_in_two_places_is_read_once_and_both_get_the_same_copy() -> None:
+    from sealed_trace.builder import refresh_ids
+
+    base = build_episode("sealed_candidate_replay_closed")
+    run = base.geometric_search_run
+    assert run is not None
+    attempt, result = run.candidate_attempts[0], base.replay_results[0]
+    span_a, span_b = attempt.evidence_spans[0], base.contract_assessment.evidence_spans[0]
+    assert span_a != span_b
+    # The replay result's id is computed over span B; the attempt's over span A.
+    episode = refresh_ids(dc.replace(
+        base, replay_results=(dc.replace(result, evidence_spans=(span_b,)),
+                              *base.replay_results[1:])))
+    run = episode.geometric_search_run
+    assert run is not None
+    shared = _Shifty(span_a, span_b)
+    host_attempt = _Host(run.candidate_attempts[0])
+    object.__getattribute__(host_attempt, "_values")["evidence_spans"] = (shared,)
+    host_result = _Host(episode.replay_results[0])
+    object.__getattribute__(host_result, "_values")["evidence_spans"] = (shared,)
+    outcome = seal(dc.replace(
+        episode,
+        geometric_search_run=dc.replace(run, candidate_attempts=(
+            host_attempt, *run.candidate_attempts[1:])),
+        replay_results=(host_result, *episode.replay_results[1:])))
+    assert set(shared.reads.values()) == {1}, shared.reads
+    # Both places hold span A: the result's id (over B) does not reproduce.
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "replay_result_id_mismatch" in outcome.reason_codes
+
+
+def test_a_shared_nested_record_is_read_once() -> None:
+    episode = _many_results(20)
+    run = episode.geometric_search_run
+    charge = _Host(run.candidate_attempts[0].budget_charge)
+    attempts = tuple(dc.replace(a, budget_charge=charge) for a in run.candidate_attempts)
+    seal(dc.replace(episode, geometric_search_run=dc.replace(run, candidate_attempts=attempts)))
+    assert set(charge.reads.values()) == {1}, charge.reads
