@@ -79,6 +79,8 @@ class Bad:
 
 BAD: Final = Bad()
 _MISSING: Final = object()
+#: The readable fields of a record that was read whole: none to list (shared, never changed).
+_NO_FIELDS: Final[dict[str, object]] = {}
 
 
 @dataclass
@@ -90,10 +92,11 @@ class Problems:
     #: For a tuple of nested records that failed to read: where -> each item's
     #: ``(record, readable fields)``, so ids inside it stay usable without a second read.
     partial: dict[str, list[tuple[object | None, dict[str, object]]]] = field(default_factory=dict)
-    #: The copy of every object read so far in this seal, by ``(id, schema label)``, with the
-    #: object itself (held, so its id cannot be reused): an object that sits in several places
+    #: Every object read so far in this seal, by id (held, so that no id is reused while the
+    #: seal runs), and its copy by schema label and id: an object that sits in several places
     #: is read once, and every place gets the same copy (sealing-policy §9).
-    copies: dict[tuple[int, str], tuple[object, object]] = field(default_factory=dict)
+    held: dict[int, object] = field(default_factory=dict)
+    copies: dict[str, dict[int, object]] = field(default_factory=dict)
 
     def add(self, code: str, detail: str) -> None:
         """Record ``code`` (kept once, in first-seen order) and its ``detail`` sentence."""
@@ -207,7 +210,12 @@ def _tuple_of(check: Check) -> Check:
         out = [check(item) for item in items]
         if BAD in out:
             return BAD
-        return tuple(out)
+        for new, old in zip(out, items, strict=True):
+            if new is not old:
+                return tuple(out)
+        # Every item was already an exact immutable value (str, tuple of str): the exact tuple
+        # itself cannot change, so it is kept rather than copied.
+        return items
 
     return read
 
@@ -400,15 +408,16 @@ def _normal_span(text: object, start: object, end: object, index: object) -> boo
     )
 
 
-def _span(value: object, copies: dict[tuple[int, str], tuple[object, object]]) -> SourceSpan | Bad:
+def _span(value: object, problems: Problems) -> SourceSpan | Bad:
     """A fresh SourceSpan from ``value``'s four attributes, or BAD; read once per seal
-    (``copies``, as :func:`read_record`)."""
-    key = (id(value), "SourceSpan")
-    known = copies.get(key)
-    if known is not None and known[0] is value:
-        return known[1]  # type: ignore[return-value]
+    (as :func:`read_record`)."""
+    copies = problems.copies.setdefault("SourceSpan", {})
+    key = id(value)
+    if key in copies:
+        return copies[key]  # type: ignore[return-value]
     span = _read_span(value)
-    copies[key] = (value, span)
+    problems.held[key] = value
+    copies[key] = span
     return span
 
 
@@ -437,8 +446,7 @@ def _read_spans(value: object, problems: Problems, where: str) -> object:
     if isinstance(items, Bad):
         problems.add("malformed_evidence_span", f"{where} is not a tuple of spans")
         return BAD
-    copies = problems.copies
-    spans = [_span(item, copies) for item in items]
+    spans = [_span(item, problems) for item in items]
     if any(span is BAD for span in spans):
         for index, span in enumerate(spans):
             if span is BAD:
@@ -499,12 +507,19 @@ def read_record(
         read successfully, by name (so an id can still be used when another field of the
         same record is malformed). ``fields`` is empty when the record was read.
     """
-    key = (id(obj), schema.label)
-    known = problems.copies.get(key)
-    if known is not None and known[0] is obj:
-        return known[1]  # type: ignore[return-value]
+    copies = problems.copies.get(schema.label)
+    if copies is None:
+        copies = problems.copies[schema.label] = {}
+    key = id(obj)
+    known = copies.get(key, _MISSING)
+    if known is not _MISSING:  # the same object (held: its id is not reused)
+        if type(known) is tuple:
+            return known
+        return known, _NO_FIELDS
     result = _read_fields(obj, schema, problems, where, index)
-    problems.copies[key] = (obj, result)
+    problems.held[key] = obj
+    # A complete record is kept as itself: one object fewer per record for the collector.
+    copies[key] = result if result[0] is None else result[0]
     return result
 
 
@@ -538,7 +553,7 @@ def _read_fields(
             complete = False
         values.append(value)
     if complete:
-        return schema.cls(*values), {}
+        return schema.cls(*values), _NO_FIELDS
     return None, {name: value for name, value in zip(schema.names, values, strict=True)
                   if value is not BAD}
 
