@@ -386,7 +386,7 @@ def _attribute(obj: object, name: str) -> object:
     (AttributeError), ``_UNREADABLE`` when reading it raised anything else (sealing-policy §9:
     ``StopIteration`` included; only an interrupt goes through)."""
     try:
-        return getattr(obj, name)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
+        return getattr(obj, name)
     except AttributeError:
         return _MISSING
     except KeyboardInterrupt:
@@ -532,7 +532,7 @@ def _read_fields(
     for name, check, read, what in schema.plan:
         # _attribute, inlined: this loop runs once per field of every record
         try:
-            raw = getattr(obj, name)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
+            raw = getattr(obj, name)
         except AttributeError:
             raw = _MISSING
         except KeyboardInterrupt:

@@ -1338,8 +1338,9 @@ def _outcome(
     built = checker.e.trace_input
     if claimed is not _NO_CLAIM:
         record, fields = r.read_record(claimed, _TRACE_INPUT, problems, "trace_input")
-        _claimed_versions(fields if record is None else {
-            name: getattr(record, name) for name in _CLAIMED_VERSIONS}, problems)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
+        if record is not None:
+            fields = {name: getattr(record, name) for name in _CLAIMED_VERSIONS}
+        _claimed_versions(fields, problems)
         # sealing-policy §9: next to a missing record the comparison cannot be judged.
         incomplete = any(REASON_CODES[code][0] == INCOMPLETE for code in problems.codes)
         if record is not None and built is not None and not incomplete and record != built:
