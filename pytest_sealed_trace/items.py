@@ -129,9 +129,18 @@ def _compute(config: pytest.Config) -> LintResults:
     if mode == "boundary":
         for boundary in policy.boundaries:
             groups[boundary.name] = []
+        modules = {f.relpath: f.module for f in policy.files}
         for finding in result.findings:
-            key = finding.boundary if finding.boundary in groups else "engine"
-            groups.setdefault(key, []).append(finding.to_dict())
+            if finding.boundary in groups:
+                groups[finding.boundary].append(finding.to_dict())
+                continue
+            # A file the lint could not read or parse fails every boundary that must judge
+            # it (its sealed module, its upstream modules and the packages above them),
+            # whatever -k or node id selects: a boundary never passes unchecked.
+            needing = [b.name for b in policy.boundaries
+                       if _judged_by(b, modules.get(finding.path))]
+            for key in needing or ["engine"]:
+                groups.setdefault(key, []).append(finding.to_dict())
     else:
         from sealed_trace.lint._files import _excluded
 
@@ -142,6 +151,18 @@ def _compute(config: pytest.Config) -> LintResults:
             groups.setdefault(finding.path, []).append(finding.to_dict())
     return LintResults(groups, str(Path(policy.config_path).resolve()), result.seconds,
                        result.checked)
+
+
+def _judged_by(boundary: Any, module: str | None) -> bool:
+    """Whether ``boundary`` must read ``module`` to judge: the module it seals, an upstream
+    module, or a package above either (importing a module runs its packages first)."""
+    if module is None:
+        return False
+    if boundary.seals(module) or boundary.is_upstream(module):
+        return True
+    below = module + "."
+    return boundary.module.startswith(below) or any(
+        pattern.startswith(below) for pattern in boundary.upstream)
 
 
 def lint_summary(config: pytest.Config) -> str | None:

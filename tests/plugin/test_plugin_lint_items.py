@@ -350,3 +350,31 @@ def test_the_lint_time_is_shown_and_recorded(lint_project: pytest.Pytester) -> N
     ])
     text = junit.read_text(encoding="utf-8")
     assert text.count('name="sealed_trace_lint_seconds"') == 2  # one per lint item
+
+
+def test_a_boundary_whose_module_does_not_parse_fails_its_own_item(
+        lint_project: pytest.Pytester) -> None:
+    lint_project.makepyfile(**{"kern/clean": "import json\ndef broken(:\n"})
+    result = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "-rA", "-k", "clean")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "FAILED pyproject.toml::clean" in out
+    assert "kern/clean.py:2:" in out
+    assert "ST001" in out
+
+
+def test_an_unparsable_package_above_fails_every_boundary_below_it(
+        lint_project: pytest.Pytester) -> None:
+    lint_project.makepyfile(**{"kern/__init__": "def broken(:\n"})
+    result = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "-rA", "-k", "clean")
+    result.assert_outcomes(failed=1)
+    assert "kern/__init__.py:1:" in result.stdout.str()
+
+
+def test_an_unparsable_file_no_boundary_needs_goes_to_the_engine_item(
+        lint_project: pytest.Pytester) -> None:
+    lint_project.makepyfile(**{"elsewhere": "def broken(:\n"})
+    result = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "-rA")
+    out = result.stdout.str()
+    assert "FAILED pyproject.toml::engine" in out
+    assert "PASSED pyproject.toml::clean" in out
