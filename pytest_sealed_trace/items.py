@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,7 +194,9 @@ class SealedTraceLintFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         results = self.config.stash[LINT_KEY]
         for name in sorted(results.groups):
-            yield SealedTraceLintItem.from_parent(self, name=name)
+            item = SealedTraceLintItem.from_parent(self, name=name)
+            item.add_marker("sealed_trace")
+            yield item
 
 
 class SealedTraceLintFailure(Exception):
@@ -243,8 +246,9 @@ class SealedTraceLintItem(pytest.Item):
         lines.append("Explain a rule: sealed-trace explain " + " | ".join(codes))
         return "\n".join(lines)
 
-    def reportinfo(self) -> tuple[str, int | None, str]:
-        return "pyproject.toml", None, f"sealed-trace lint: {self.name}"
+    def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
+        """The real policy file (``--sealed-trace-config`` included): junit's ``file``."""
+        return self.path, None, f"sealed-trace lint: {self.name}"
 
 
 def lint_file_for(file_path: Path, parent: pytest.Collector) -> SealedTraceLintFile | None:

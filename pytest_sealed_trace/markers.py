@@ -38,6 +38,8 @@ MARKERS = (
     "sealed-trace lint)",
     "sealed_trace_forbid_fields(*types, fields='adr-0230'): fail when a record type declares "
     "a forbidden field (static; sealed-trace lint)",
+    "sealed_trace: a boundary-lint item of [tool.sealed_trace] (select with -m sealed_trace, "
+    "or leave out with -m 'not sealed_trace')",
 )
 
 _ADR_PRESET = "adr-0230"

@@ -378,3 +378,29 @@ def test_an_unparsable_file_no_boundary_needs_goes_to_the_engine_item(
     out = result.stdout.str()
     assert "FAILED pyproject.toml::engine" in out
     assert "PASSED pyproject.toml::clean" in out
+
+
+def test_lint_items_carry_a_registered_marker(lint_project: pytest.Pytester) -> None:
+    only = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "--strict-markers",
+                                  "-m", "sealed_trace", "-rA")
+    only.assert_outcomes(passed=1, failed=1)  # clean and seal; not the ordinary test
+    without = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "--strict-markers",
+                                     "-m", "not sealed_trace", "-rA")
+    without.assert_outcomes(passed=1)
+    assert "pyproject.toml::" not in without.stdout.str()
+
+
+def test_junit_names_the_policy_file_given(lint_project: pytest.Pytester) -> None:
+    sub = lint_project.path / "sub"
+    sub.mkdir()
+    (lint_project.path / "pyproject.toml").rename(sub / "pyproject.toml")
+    (lint_project.path / "kern").rename(sub / "kern")
+    # the rootdir stays at the top, where pytest's own configuration is
+    (lint_project.path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    report = lint_project.path / "junit.xml"
+    lint_project.runpytest(LINT, "--sealed-trace-config", str(sub / "pyproject.toml"),
+                           "-p", "no:cacheprovider", f"--junitxml={report}",
+                           "-o", "junit_family=xunit1")  # the family that writes file=
+    text = report.read_text()
+    assert 'file="sub/pyproject.toml"' in text
+    assert 'file="pyproject.toml"' not in text
