@@ -119,8 +119,15 @@ def _compute(config: pytest.Config) -> LintResults:
                        if not _excluded(f.relpath, policy.exclude)])
         return LintResults({n: [] for n in names}, str(Path(policy.config_path).resolve()))
     from sealed_trace.lint.filters import BaselineError, apply_filters
+    from sealed_trace.lint.plugins import PluginError, load_plugin_rules, plugin_manager
 
-    result = lint(policy, use_cache=cache is not None)
+    def load_rules() -> tuple[Any, ...]:  # installed plugin rules, exactly as the CLI
+        return load_plugin_rules(plugin_manager())
+
+    try:
+        result = lint(policy, use_cache=cache is not None, rule_loader=load_rules)
+    except PluginError as error:
+        raise pytest.UsageError(f"sealed-trace lint: plugin: {error}") from None
     try:
         result = dataclasses.replace(result, findings=tuple(apply_filters(result.findings,
                                                                            policy)))

@@ -167,3 +167,21 @@ def test_installing_a_plugin_invalidates_the_warm_cache(
     capsys.readouterr()
     _install_plugin(tmp_path, monkeypatch)
     assert _run_cli(project) == 1
+
+
+def test_installed_plugin_rules_run_under_pytest_as_in_the_cli(
+        installed_plugin: Path, project: Project, pytester: pytest.Pytester,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    # the subprocess finds the plugin's distribution where the test installed it
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        p for p in (str(installed_plugin), os.environ.get("PYTHONPATH", "")) if p))
+    project.top_toml = 'source_roots = ["src"]\ncache_dir = false\n'
+    project.write("src/pkg/sealed.py", "import json\njson.dumps({})\n")
+    config = project.write_config()
+    result = pytester.runpytest_subprocess(
+        "-p", "sealed_trace", "--sealed-trace-lint", "--sealed-trace-config", str(config),
+        "-p", "no:cacheprovider", str(config))
+    result.assert_outcomes(failed=1)
+    assert "src/pkg/sealed.py:2:1 ST901 uses json.dumps" in result.stdout.str()
