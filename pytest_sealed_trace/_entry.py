@@ -1,4 +1,4 @@
-"""Target of the ``pytest11`` entry point ``sealed_trace``.
+"""Target of the ``pytest11`` entry point ``sealed_trace``. PYTEST_DONT_REWRITE (no asserts).
 
 A module of its own, so that the entry point and an explicit ``-p pytest_sealed_trace`` or
 ``-p pytest_sealed_trace.plugin`` are different plugin objects: each only asks pytest for

@@ -1,4 +1,5 @@
-"""The ``sealed_trace`` pytest plugin (``pytest -p sealed_trace``).
+"""The ``sealed_trace`` pytest plugin (``pytest -p sealed_trace``). PYTEST_DONT_REWRITE: it
+holds no assertions, and any documented ``-p`` spelling may name it after it was imported.
 
 - Fixtures (:mod:`pytest_sealed_trace.fixtures`): ``sealed_trace_episodes``,
   ``practice_episode``, ``sealed_practice_episode``, ``refused_practice_episode``.

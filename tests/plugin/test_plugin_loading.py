@@ -252,3 +252,19 @@ def test_a_plugin_run_without_lint_does_not_import_libcst(pytester: pytest.Pytes
     result = pytester.runpytest_subprocess("-p", "sealed_trace", "-p", "no:xdist",
                                            "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize("args", [
+    ["-p", "sealed_trace", "-p", "pytest_sealed_trace"],
+    ["-p", "sealed_trace", "-p", "pytest_sealed_trace.plugin"],
+    ["-p", "pytest_sealed_trace", "-p", "pytest_sealed_trace.plugin"],
+], ids=["entry+package", "entry+module", "package+module"])
+def test_two_spellings_together_pass_under_w_error(pytester: pytest.Pytester,
+                                                   args: list[str]) -> None:
+    pytester.makepyfile(test_uses_fixture="""
+        def test_episode(practice_episode):
+            assert practice_episode is not None
+        """)
+    result = pytester.runpytest_subprocess("-W", "error", *args, "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert "PytestAssertRewriteWarning" not in result.stdout.str() + result.stderr.str()
