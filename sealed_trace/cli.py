@@ -199,14 +199,27 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    seal = sub.add_parser("seal", help="seal one episode document and print the outcome")
+    seal = sub.add_parser(
+        "seal", help="seal one episode document and print the outcome",
+        description="Seal one sealed_trace.episode.v1 document (a file, or - for standard "
+        "input) and print its outcome document (canonical JSON and a newline): a "
+        "SealedPracticeTrace or a PracticeTraceRefusal (ADR-0230 §6-§13). Exit 0 sealed, "
+        "1 refused, 2 usage or I/O error (not UTF-8 JSON, unreadable, too large).")
     seal.add_argument("episode", metavar="FILE", help="episode document, or - for stdin")
     seal.set_defaults(run=_cmd_seal)
-    verify = sub.add_parser("verify", help="re-seal an episode and compare with an outcome")
+    verify = sub.add_parser(
+        "verify", help="re-seal an episode and compare with an outcome",
+        description="Seal EPISODE again and compare the result with the OUTCOME document byte "
+        "for byte (replay stability, ADR-0230 §12). Exit 0 same bytes, 1 different (the "
+        "differing fields are named), 2 usage error.")
     verify.add_argument("outcome", metavar="OUTCOME", help="outcome document")
     verify.add_argument("episode", metavar="EPISODE", help="episode document")
     verify.set_defaults(run=_cmd_verify)
-    explain_cmd = sub.add_parser("explain", help="explain a reason code or lint rule")
+    explain_cmd = sub.add_parser(
+        "explain", help="explain a reason code or lint rule",
+        description="Explain a refusal reason code, a practice_disposition, or a lint rule (by "
+        "code or name); --all prints every reason code and lint rule as Markdown. Exit 0 "
+        "known, 2 unknown or usage error.")
     explain_cmd.add_argument("code", metavar="CODE", nargs="?")
     explain_cmd.add_argument(
         "--all", action="store_true",
@@ -225,7 +238,10 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument("--write", action="store_true",
                       help="append the policy to ./pyproject.toml instead of printing it")
     init.set_defaults(run=_cmd_init)
-    rules = sub.add_parser("rules", help="list every lint rule: code, name, summary")
+    rules = sub.add_parser(
+        "rules", help="list every lint rule: code, name, summary",
+        description="List every lint rule, installed plugin rules included: code, name and "
+        "summary, one per line. Exit 0.")
     rules.set_defaults(run=_cmd_rules)
     try:
         from sealed_trace.lint.cli import add_lint_parser, run_lint

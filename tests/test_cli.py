@@ -159,3 +159,13 @@ def test_rules_lists_every_lint_rule(capsys) -> None:  # type: ignore[no-untyped
     assert codes == sorted(RULES)
     assert {"ST104", "ST403", "ST404"} <= set(codes)
     assert any(line.split()[:2] == ["ST201", "banned-call"] for line in lines)
+
+
+@pytest.mark.parametrize("command", ["seal", "verify", "explain", "rules", "lint", "init"])
+def test_every_subcommand_help_says_what_it_does_and_its_exit_codes(command, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--help"])
+    assert exited.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Exit 0" in out, out
+    assert "2 " in out.split("Exit 0", 1)[1] or command == "rules"
