@@ -47,6 +47,12 @@ __all__ = [
 
 __version__ = "0.1.0"
 
+#: When pytest is told to load this package as a plugin by module name
+#: (``PYTEST_PLUGINS=sealed_trace``, which pytest 8.0 resolves to this module rather than to
+#: the entry point of that name), it loads the real plugin from here. Only a name: nothing of
+#: pytest is imported by the core.
+pytest_plugins = ["pytest_sealed_trace.plugin"]
+
 
 def __getattr__(name: str) -> Any:
     """Load the public names from :mod:`sealed_trace.trace` on first access (PEP 562)."""

@@ -72,6 +72,8 @@ SPELLINGS = {
     "p-package": (["-p", "pytest_sealed_trace"], {}),
     "p-plugin-module": (["-p", "pytest_sealed_trace.plugin"], {}),
     "env-PYTEST_PLUGINS": ([], {"PYTEST_PLUGINS": "pytest_sealed_trace.plugin"}),
+    # the entry point's name as a module name: pytest 8.0 imports the core package
+    "env-PYTEST_PLUGINS-core": ([], {"PYTEST_PLUGINS": "sealed_trace"}),
 }
 
 #: Autoload off with no spelling at all loads nothing: test_autoload_off_alone_... covers it.
@@ -89,6 +91,7 @@ SUBPROCESS_CASES = [
     ("p-plugin-module", True),
     ("env-PYTEST_PLUGINS", True),
     ("env-PYTEST_PLUGINS", False),
+    ("env-PYTEST_PLUGINS-core", True),
 ]
 
 
