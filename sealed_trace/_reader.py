@@ -17,7 +17,7 @@ from dataclasses import fields as dataclass_fields
 from enum import Enum
 from itertools import chain
 from types import MappingProxyType
-from typing import Final, cast
+from typing import Final, TypeVar, cast
 
 from sealed_trace.identity import MAX_ABS_INT, canonical_json
 from sealed_trace.upstream.budget import ComputeBudgetDecision, ComputeBudgetStatus
@@ -63,7 +63,6 @@ __all__ = [
     "read_pair",
     "read_record",
     "read_str",
-    "span_copies",
     "spans_exact_in",
 ]
 
@@ -96,7 +95,7 @@ class Problems:
     #: seal runs), and its copy by schema label and id: an object that sits in several places
     #: is read once, and every place gets the same copy (sealing-policy §9).
     held: dict[int, object] = field(default_factory=dict)
-    copies: dict[str, dict[int, object]] = field(default_factory=dict)
+    copies: dict[str, dict[int, object]] = field(default_factory=dict)  # see :func:`_once`
 
     def add(self, code: str, detail: str) -> None:
         """Record ``code`` (kept once, in first-seen order) and its ``detail`` sentence."""
@@ -299,8 +298,6 @@ def read_pair(value: object) -> tuple[str, str] | Bad:
     return cast(str, name), cast(str, version)
 
 
-_pair: Final = read_pair
-
 
 @dataclass(frozen=True)
 class Kind:
@@ -340,7 +337,7 @@ STR_OR_NONE = Kind("null or a string", _nullable(read_str))
 STRS = Kind("a tuple of strings", _tuple_of(read_str))
 IDS = Kind("a tuple of ids (64 lowercase hex characters)", _tuple_of(_identity))
 FACTS = Kind("a mapping from str to float-free JSON values", _facts)
-PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(_pair))
+PAIRS = Kind("a tuple of (name, version) pairs of non-empty strings", _tuple_of(read_pair))
 
 
 def ENUM(cls: type[Enum]) -> Kind:
@@ -408,17 +405,28 @@ def _normal_span(text: object, start: object, end: object, index: object) -> boo
     )
 
 
-def _span(value: object, problems: Problems) -> SourceSpan | Bad:
-    """A fresh SourceSpan from ``value``'s four attributes, or BAD; read once per seal
-    (as :func:`read_record`)."""
-    copies = problems.copies.setdefault("SourceSpan", {})
-    key = id(value)
+_Copy = TypeVar("_Copy")
+
+
+def _once(problems: Problems, label: str, obj: object, read: Callable[[], _Copy]) -> _Copy:
+    """``read()``'s copy of ``obj`` as a ``label``, made once per seal: an object that sits
+    in several places gets the same copy everywhere (sealing-policy §9). ``obj`` is held
+    until the seal ends, so its id is not reused meanwhile."""
+    copies = problems.copies.get(label)
+    if copies is None:
+        copies = problems.copies[label] = {}
+    key = id(obj)
     if key in copies:
         return copies[key]  # type: ignore[return-value]
-    span = _read_span(value)
-    problems.held[key] = value
-    copies[key] = span
-    return span
+    copy = read()
+    problems.held[key] = obj
+    copies[key] = copy
+    return copy
+
+
+def _span(value: object, problems: Problems) -> SourceSpan | Bad:
+    """A fresh SourceSpan from ``value``'s four attributes, or BAD; read once per seal."""
+    return _once(problems, "SourceSpan", value, lambda: _read_span(value))
 
 
 def _read_span(value: object) -> SourceSpan | Bad:
@@ -457,7 +465,6 @@ def _read_spans(value: object, problems: Problems, where: str) -> object:
     return tuple(spans)
 
 
-_span_fields = operator.attrgetter(*_SPAN_FIELDS)
 _text_of = operator.attrgetter("text")
 _start = operator.attrgetter("start")
 _end = operator.attrgetter("end")
@@ -507,20 +514,8 @@ def read_record(
         read successfully, by name (so an id can still be used when another field of the
         same record is malformed). ``fields`` is empty when the record was read.
     """
-    copies = problems.copies.get(schema.label)
-    if copies is None:
-        copies = problems.copies[schema.label] = {}
-    key = id(obj)
-    known = copies.get(key, _MISSING)
-    if known is not _MISSING:  # the same object (held: its id is not reused)
-        if type(known) is tuple:
-            return known
-        return known, _NO_FIELDS
-    result = _read_fields(obj, schema, problems, where, index)
-    problems.held[key] = obj
-    # A complete record is kept as itself: one object fewer per record for the collector.
-    copies[key] = result if result[0] is None else result[0]
-    return result
+    return _once(problems, schema.label, obj,
+                 lambda: _read_fields(obj, schema, problems, where, index))
 
 
 def _read_fields(
@@ -774,20 +769,6 @@ _evidence_spans = operator.attrgetter("evidence_spans")
 def all_spans(*groups: tuple[object, ...]) -> tuple[SourceSpan, ...]:
     """Every ``evidence_spans`` item of the records in ``groups``, in order, as one tuple."""
     return tuple(chain.from_iterable(map(_evidence_spans, chain.from_iterable(groups))))
-
-
-def span_copies(spans: tuple[SourceSpan, ...]) -> tuple[SourceSpan, ...]:
-    """Fresh copies of ``spans`` (exact SourceSpans of exact values, already checked): one
-    per distinct span, shared wherever an equal span occurs again."""
-    made: dict[tuple[object, ...], SourceSpan] = {}
-    out = []
-    for span in spans:
-        row = _span_fields(span)  # exact str and ints (never bools): equal rows, equal spans
-        copy = made.get(row)
-        if copy is None:
-            copy = made[row] = SourceSpan(*row)
-        out.append(copy)
-    return tuple(out)
 
 
 def spans_exact_in(text: str, spans: tuple[SourceSpan, ...]) -> bool:

@@ -292,25 +292,12 @@ _VERSION_FAILURES: Final = frozenset(
 )
 
 
-def _supported(manifest: dict[str, str], names: set[str]) -> tuple[tuple[str, str], ...]:
-    return tuple((name, manifest[name]) for name in sorted(names))
-
-
 _SCHEMAS_WITHOUT_RUN: Final = {"contract_assessment_identity", "problem_frame_identity"}
 _POLICIES_WITHOUT_REPLAY: Final = {
     "compute_budget",
     "geometric_search_run",
     "sealed_practice_trace",
     "search_gate",
-}
-#: The exactly supported version lists, by episode field and the entry names the episode uses.
-_SUPPORTED: Final = {
-    (attr, frozenset(names)): _supported(manifest, names)
-    for attr, manifest, base, extra in (
-        ("schema_versions", _SCHEMA_MANIFEST, _SCHEMAS_WITHOUT_RUN, "geometric_search_run"),
-        ("policy_versions", _POLICY_MANIFEST, _POLICIES_WITHOUT_REPLAY, "contract_proof_replay"),
-    )
-    for names in (base, base | {extra})
 }
 
 _TRACE_INPUT: Final = r.RecordSchema(
