@@ -52,14 +52,17 @@ __all__ = [
     "BAD",
     "ID",
     "IDS",
+    "MISSING",
     "PAIRS",
     "SCHEMAS",
     "TEXT",
+    "UNREADABLE",
     "Bad",
     "Problems",
     "RecordSchema",
     "all_spans",
     "exact_tuple",
+    "read_attribute",
     "read_pair",
     "read_record",
     "read_str",
@@ -77,7 +80,9 @@ class Bad:
 
 
 BAD: Final = Bad()
-_MISSING: Final = object()
+#: An attribute that is not there (AttributeError).
+MISSING: Final = object()
+_MISSING: Final = MISSING
 #: The readable fields of a record that was read whole: none to list (shared, never changed).
 _NO_FIELDS: Final[dict[str, object]] = {}
 
@@ -375,10 +380,11 @@ class RecordSchema:
 
 _SPAN_FIELDS: Final = ("text", "start", "end", "sentence_index")
 #: An attribute that raised something other than AttributeError when read.
-_UNREADABLE: Final = object()
+UNREADABLE: Final = object()
+_UNREADABLE: Final = UNREADABLE
 
 
-def _attribute(obj: object, name: str) -> object:
+def read_attribute(obj: object, name: str) -> object:
     """Read attribute ``name`` of ``obj`` once: its value, ``_MISSING`` when there is none
     (AttributeError), ``_UNREADABLE`` when reading it raised anything else (sealing-policy §9:
     ``StopIteration`` included; only an interrupt goes through)."""
@@ -430,7 +436,7 @@ def _span(value: object, problems: Problems) -> SourceSpan | Bad:
 
 
 def _read_span(value: object) -> SourceSpan | Bad:
-    text, start, end, index = raw = [_attribute(value, name) for name in _SPAN_FIELDS]
+    text, start, end, index = raw = [read_attribute(value, name) for name in _SPAN_FIELDS]
     for item in raw:  # by identity: ``in`` would run the values' own __eq__
         if item is _MISSING or item is _UNREADABLE:
             return BAD
@@ -525,7 +531,7 @@ def _read_fields(
     values: list[object] = []
     complete = True
     for name, check, read, what in schema.plan:
-        # _attribute, inlined: this loop runs once per field of every record
+        # read_attribute, inlined: this loop runs once per field of every record
         try:
             raw = getattr(obj, name)
         except AttributeError:

@@ -250,9 +250,9 @@ class PracticeTraceRefusal:
 #: The outcome union of ADR-0230 §4.
 PracticeTraceOutcome: TypeAlias = SealedPracticeTrace | PracticeTraceRefusal
 
-_MISSING: Final = object()
+_MISSING: Final = r.MISSING
 #: An episode attribute whose read raised: present, but malformed (sealing-policy §9).
-_UNREADABLE: Final = object()
+_UNREADABLE: Final = r.UNREADABLE
 _EPISODE_RECORDS: Final = (
     "problem_frame",
     "contract_assessment",
@@ -322,16 +322,9 @@ _TRACE_INPUT: Final = r.RecordSchema(
 )
 
 
-def _get(obj: object, name: str) -> object:
-    """An episode attribute, read once; ``_MISSING`` when absent, ``_UNREADABLE`` when
-    reading it raised anything but an interrupt (sealing-policy §9: a malformed value at that
-    path, never an absent one)."""
-    try:
-        return getattr(obj, name, _MISSING)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
-    except KeyboardInterrupt:
-        raise
-    except BaseException:
-        return _UNREADABLE
+#: An episode attribute, read once: ``_MISSING`` when absent, ``_UNREADABLE`` when reading
+#: it raised anything but an interrupt (sealing-policy §9: malformed there, never absent).
+_get: Final = r.read_attribute
 
 
 @dataclass
