@@ -55,11 +55,12 @@ def _strings(value: Any, what: str) -> list[str]:
 
 def _module_file(module: str, roots: Sequence[str]) -> tuple[str, str] | None:
     """Find ``module``'s source file under ``roots`` without importing it: (root, path)."""
-    parts = module.split(".")
+    from sealed_trace.lint._files import module_file
+
     for root in roots:
-        for candidate in (Path(root, *parts).with_suffix(".py"), Path(root, *parts, "__init__.py")):
-            if candidate.is_file():
-                return root, str(candidate)
+        found = module_file(root, module)
+        if found is not None:
+            return root, str(found)
     return None
 
 

@@ -14,7 +14,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["SourceFile", "discover", "module_name_for", "read_bytes"]
+__all__ = ["SourceFile", "discover", "module_file", "module_name_for", "read_bytes"]
 
 _SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 
@@ -44,6 +44,16 @@ def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
         if fnmatch.fnmatchcase(relpath, pat) or relpath.startswith(pat + "/"):
             return True
     return False
+
+
+def module_file(root: str | os.PathLike[str], module: str) -> Path | None:
+    """The source file of dotted ``module`` under source root ``root`` (``a/b.py`` or
+    ``a/b/__init__.py``, namespace packages included), found without importing it, or None."""
+    base = Path(root, *module.split("."))
+    for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def module_name_for(relative_to_root: str) -> tuple[str | None, bool]:

@@ -30,7 +30,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sealed_trace.lint._files import SourceFile, discover
+from sealed_trace.lint._files import SourceFile, discover, module_file
 from sealed_trace.lint.config import ConfigError, parse_config
 
 if sys.version_info >= (3, 11):
@@ -71,22 +71,14 @@ def _has_python(directory: Path) -> bool:
     return False
 
 
-def _module_file(root: Path, module: str) -> Path | None:
-    base = root.joinpath(*module.split("."))
-    for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
 def _source_root(project: Path, module: str | None) -> str:
     if module is not None:
         for root in ("src", "."):
-            if _module_file(project / root, module) is not None:
+            if module_file(project / root, module) is not None:
                 return root
         for entry in sorted(project.iterdir()):
             if entry.is_dir() and not entry.name.startswith(".") \
-                    and _module_file(entry, module) is not None:
+                    and module_file(entry, module) is not None:
                 return entry.name
     src = project / "src"
     return "src" if src.is_dir() and _has_python(src) else "."
