@@ -97,6 +97,7 @@ def run_lint(args: argparse.Namespace) -> int:
 
         return load_plugin_rules(plugin_manager(getattr(args, "lint_plugins", ())))
 
+    quiet = bool(getattr(args, "lint_quiet", False))
     paths = tuple(getattr(args, "paths", ()) or ())
     kept: list[str] = []
     for path in paths:
@@ -113,7 +114,7 @@ def run_lint(args: argparse.Namespace) -> int:
             return 2
         kept.append(path)
     if paths and not kept:
-        if not getattr(args, "lint_quiet", False):
+        if not quiet:
             sys.stderr.write("no files to check: the policy covers none of the paths "
                              "given\n")
         return 0
@@ -159,7 +160,7 @@ def run_lint(args: argparse.Namespace) -> int:
         except OSError as exc:
             _error(f"{writing}: cannot write: {exc.strerror or exc}")
             return 2
-        if not getattr(args, "lint_quiet", False):
+        if not quiet:
             same = config.baseline is not None and \
                 os.path.realpath(config.baseline) == os.path.realpath(writing)
             hint = ("the policy's baseline" if same else "set baseline = "
@@ -189,7 +190,7 @@ def run_lint(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(report)
     if args.lint_format == "text" and not args.lint_output \
-            and not getattr(args, "lint_quiet", False):
+            and not quiet:
         # On stderr, so that stdout holds findings only; a clean run says it ran.
         summary = f"{len(result.findings)} finding(s)" if result.findings else "no findings"
         tail = (f" ({hidden} more hidden by the baseline, ignore entries or rule selection)"
