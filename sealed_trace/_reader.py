@@ -17,7 +17,7 @@ from dataclasses import fields as dataclass_fields
 from enum import Enum
 from itertools import chain
 from types import MappingProxyType
-from typing import Final, TypeVar, cast
+from typing import Final, TypeAlias, cast
 
 from sealed_trace.identity import MAX_ABS_INT, canonical_json
 from sealed_trace.upstream.budget import ComputeBudgetDecision, ComputeBudgetStatus
@@ -99,8 +99,8 @@ class Problems:
     #: Every object read so far in this seal, by id (held, so that no id is reused while the
     #: seal runs), and its copy by schema label and id: an object that sits in several places
     #: is read once, and every place gets the same copy (sealing-policy §9).
-    held: dict[int, object] = field(default_factory=dict)
-    copies: dict[str, dict[int, object]] = field(default_factory=dict)  # see :func:`_once`
+    held: list[object] = field(default_factory=list)
+    copies: dict[str, dict[int, object]] = field(default_factory=dict)
 
     def add(self, code: str, detail: str) -> None:
         """Record ``code`` (kept once, in first-seen order) and its ``detail`` sentence."""
@@ -109,15 +109,21 @@ class Problems:
         self.details.append(f"{code}: {detail}")
 
 
+#: Where a value sits: a path's text, or (the record's place, its index in a tuple or None,
+#: a field name or None), turned into text by :func:`_path` only when a problem is reported:
+#: most values have none, and most records' paths are never written out.
+Where: TypeAlias = str | tuple["Where", int | None, str | None]
+
+
 _HEX_ID: Final = re.compile("[0-9a-f]{64}")
 
 
 def read_str(value: object) -> str | Bad:
     """Return ``value`` as an exact, UTF-8-encodable ``str``, or :data:`BAD`."""
-    kind = type(value)
-    if kind is str:
-        text = cast(str, value)
+    if type(value) is str:
+        text = value
     else:
+        kind = type(value)
         if issubclass(kind, Enum):
             try:  # a foreign enum's value may be a property of its own, or missing
                 value = cast(Enum, value).value
@@ -126,17 +132,16 @@ def read_str(value: object) -> str | Bad:
             except BaseException:  # sealing-policy §9: any exception is a malformed value
                 return BAD
             kind = type(value)
-        if not issubclass(kind, str):
+        if not issubclass(kind, str):  # not isinstance: that would read __class__
             return BAD
         text = str.__str__(cast(str, value))
     return text if text.isascii() or _encodable(text) else BAD
 
 
 def _read_int(value: object) -> int | Bad:
-    kind = type(value)
-    if kind is int:
-        number = cast(int, value)
-    elif issubclass(kind, int) and not issubclass(kind, bool):
+    if type(value) is int:
+        number = value
+    elif issubclass(type(value), int) and not issubclass(type(value), bool):
         number = int.__int__(cast(int, value))
     else:
         return BAD
@@ -145,10 +150,9 @@ def _read_int(value: object) -> int | Bad:
 
 def exact_tuple(value: object) -> tuple[object, ...] | Bad:
     """Return ``value`` as an exact tuple (a subclass's items copied), or :data:`BAD`."""
-    kind = type(value)
-    if kind is tuple:
-        return cast(tuple[object, ...], value)
-    if not issubclass(kind, tuple):
+    if type(value) is tuple:
+        return value
+    if not issubclass(type(value), tuple):
         return BAD
     return tuple.__getitem__(cast(tuple[object, ...], value), slice(None))
 
@@ -209,17 +213,19 @@ def _tuple_of(check: Check) -> Check:
         items = exact_tuple(value)
         if isinstance(items, Bad):
             return BAD
-        # A comprehension, not map(): an exception a check lets through propagates (the seal
-        # refuses) instead of passing for the end of the items.
-        out = [check(item) for item in items]
-        if BAD in out:
-            return BAD
-        for new, old in zip(out, items, strict=True):
-            if new is not old:
-                return tuple(out)
-        # Every item was already an exact immutable value (str, tuple of str): the exact tuple
-        # itself cannot change, so it is kept rather than copied.
-        return items
+        # A loop, not map(): an exception a check lets through propagates (the seal refuses)
+        # instead of passing for the end of the items. While every item is already an exact
+        # immutable value (str, tuple of str), the exact tuple itself is kept: it cannot change.
+        out: list[object] | None = None
+        for position, item in enumerate(items):
+            new = check(item)
+            if new is BAD:
+                return BAD
+            if out is not None:
+                out.append(new)
+            elif new is not item:
+                out = [*items[:position], new]
+        return items if out is None else tuple(out)
 
     return read
 
@@ -310,12 +316,13 @@ class Kind:
 
     A simple kind has ``check`` (value -> normalised value or BAD) and ``what`` (the
     expectation quoted when it fails, under the record's code). A composite kind has ``read``
-    (value, problems, where) -> value or BAD, and reports its own problems.
+    (value, problems, where) -> value or BAD, and reports its own problems at :func:`_path`
+    ``(where)``.
     """
 
     what: str = ""
     check: Check | None = None
-    read: Callable[[object, Problems, str], object] | None = None
+    read: Callable[[object, Problems, Where], object] | None = None
 
 
 def _encodable(text: str) -> bool:
@@ -365,7 +372,7 @@ class RecordSchema:
     cls: type
     fields: tuple[tuple[str, Kind], ...]
     plan: tuple[
-        tuple[str, Check | None, Callable[[object, Problems, str], object] | None, str], ...
+        tuple[str, Check | None, Callable[[object, Problems, Where], object] | None, str], ...
     ] = field(init=False, repr=False, compare=False)
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -411,35 +418,30 @@ def _normal_span(text: object, start: object, end: object, index: object) -> boo
     )
 
 
-_Copy = TypeVar("_Copy")
+def _copies(problems: Problems, label: str) -> dict[int, object]:
+    """This seal's copies of ``label`` records, by the id of the object each was read from.
 
-
-def _once(problems: Problems, label: str, obj: object, read: Callable[[], _Copy]) -> _Copy:
-    """``read()``'s copy of ``obj`` as a ``label``, made once per seal: an object that sits
-    in several places gets the same copy everywhere (sealing-policy §9). ``obj`` is held
-    until the seal ends, so its id is not reused meanwhile."""
+    An object that sits in several places is read once, and every place gets the same copy
+    (sealing-policy §9). Whoever adds a copy appends its object to ``problems.held``: held
+    until the seal ends, its id is not reused meanwhile.
+    """
     copies = problems.copies.get(label)
     if copies is None:
         copies = problems.copies[label] = {}
-    key = id(obj)
-    if key in copies:
-        return copies[key]  # type: ignore[return-value]
-    copy = read()
-    problems.held[key] = obj
-    copies[key] = copy
-    return copy
-
-
-def _span(value: object, problems: Problems) -> SourceSpan | Bad:
-    """A fresh SourceSpan from ``value``'s four attributes, or BAD; read once per seal."""
-    return _once(problems, "SourceSpan", value, lambda: _read_span(value))
+    return copies
 
 
 def _read_span(value: object) -> SourceSpan | Bad:
-    text, start, end, index = raw = [read_attribute(value, name) for name in _SPAN_FIELDS]
-    for item in raw:  # by identity: ``in`` would run the values' own __eq__
-        if item is _MISSING or item is _UNREADABLE:
+    """A fresh SourceSpan from ``value``'s four attributes, each read once, or BAD."""
+    raw: list[object] = []
+    for name in _SPAN_FIELDS:
+        try:
+            raw.append(getattr(value, name))
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # missing or unreadable (sealing-policy §9)
             return BAD
+    text, start, end, index = raw
     if _normal_span(text, start, end, index):
         return SourceSpan(text, start, end, index)  # type: ignore[arg-type]
     new_text, new_start, new_end = read_str(text), _read_int(start), _read_int(end)
@@ -455,20 +457,29 @@ def _read_span(value: object) -> SourceSpan | Bad:
     return SourceSpan(new_text, new_start, new_end, new_index)
 
 
-def _read_spans(value: object, problems: Problems, where: str) -> object:
+def _read_spans(value: object, problems: Problems, where: Where) -> object:
     items = exact_tuple(value)
     if isinstance(items, Bad):
-        problems.add("malformed_evidence_span", f"{where} is not a tuple of spans")
+        problems.add("malformed_evidence_span", f"{_path(where)} is not a tuple of spans")
         return BAD
-    spans = [_span(item, problems) for item in items]
-    if any(span is BAD for span in spans):
-        for index, span in enumerate(spans):
-            if span is BAD:
-                problems.add(
-                    "malformed_evidence_span", f"{where}[{index}] is not a well-formed SourceSpan"
-                )
-        return BAD
-    return tuple(spans)
+    copies = _copies(problems, "SourceSpan")
+    spans: list[object] = []
+    for item in items:
+        span = copies.get(id(item))
+        if span is None:
+            span = copies[id(item)] = _read_span(item)
+            problems.held.append(item)
+        spans.append(span)
+    if BAD not in spans:  # SourceSpan's __eq__ is the dataclass's own: BAD is never equal
+        return tuple(spans)
+    for index, span in enumerate(spans):
+        if span is BAD:
+            problems.add(
+                "malformed_evidence_span",
+                f"{_path(where)}[{index}] is not a well-formed SourceSpan",
+
+            )
+    return BAD
 
 
 _text_of = operator.attrgetter("text")
@@ -480,7 +491,7 @@ SPANS: Final = Kind(read=_read_spans)
 
 
 def _nested(schema: RecordSchema) -> Kind:
-    def read(value: object, problems: Problems, where: str) -> object:
+    def read(value: object, problems: Problems, where: Where) -> object:
         record, _ = read_record(value, schema, problems, where)
         return BAD if record is None else record
 
@@ -488,14 +499,14 @@ def _nested(schema: RecordSchema) -> Kind:
 
 
 def _nested_tuple(schema: RecordSchema) -> Kind:
-    def read(value: object, problems: Problems, where: str) -> object:
+    def read(value: object, problems: Problems, where: Where) -> object:
         items = exact_tuple(value)
         if isinstance(items, Bad):
-            problems.add(schema.code, f"{where} is not a tuple of {schema.label} records")
+            problems.add(schema.code, f"{_path(where)} is not a tuple of {schema.label} records")
             return BAD
         reads = [read_record(item, schema, problems, where, i) for i, item in enumerate(items)]
         if any(record is None for record, _ in reads):
-            problems.partial[where] = reads
+            problems.partial[_path(where)] = reads
             return BAD
         return tuple(record for record, _ in reads)
 
@@ -503,7 +514,7 @@ def _nested_tuple(schema: RecordSchema) -> Kind:
 
 
 def read_record(
-    obj: object, schema: RecordSchema, problems: Problems, where: str, index: int | None = None
+    obj: object, schema: RecordSchema, problems: Problems, where: Where, index: int | None = None
 ) -> tuple[object | None, dict[str, object]]:
     """Read ``obj`` by attribute as ``schema`` says: the one read path of every record, a
     reference instance or a host object alike (sealing-policy §1, §9).
@@ -520,43 +531,63 @@ def read_record(
         read successfully, by name (so an id can still be used when another field of the
         same record is malformed). ``fields`` is empty when the record was read.
     """
-    return _once(problems, schema.label, obj,
-                 lambda: _read_fields(obj, schema, problems, where, index))
+    copies = _copies(problems, schema.label)
+    copy = copies.get(id(obj))
+    if copy is None:
+        read = _read_fields(obj, schema, problems, where, index)
+        # A record read whole is kept alone, not in a pair: one tracked object fewer per
+        # record for the cyclic collector to walk while the seal runs.
+        copies[id(obj)] = read if read[0] is None else read[0]
+        problems.held.append(obj)
+        return read
+    if type(copy) is tuple:
+        return copy
+    return copy, _NO_FIELDS
 
 
 def _read_fields(
-    obj: object, schema: RecordSchema, problems: Problems, where: str, index: int | None
+    obj: object, schema: RecordSchema, problems: Problems, where: Where, index: int | None
 ) -> tuple[object | None, dict[str, object]]:
-    place = where if index is None else f"{where}[{index}]"
     values: list[object] = []
-    complete = True
+    failed = False
     for name, check, read, what in schema.plan:
         # read_attribute, inlined: this loop runs once per field of every record
         try:
             raw = getattr(obj, name)
         except AttributeError:
-            raw = _MISSING
+            problem = "has no field"
         except KeyboardInterrupt:
             raise
         except BaseException:
-            raw = _UNREADABLE
-        if raw is _MISSING or raw is _UNREADABLE:
-            problem = "has no field" if raw is _MISSING else "could not read field"
-            problems.add(schema.code, f"{place} {problem} {name}")
-            value: object = BAD
-        elif check is not None:
-            value = check(raw)
-            if value is BAD:
-                problems.add(schema.code, f"{place}.{name} is not {what}")
+            problem = "could not read field"
         else:
-            value = read(raw, problems, f"{place}.{name}")  # type: ignore[misc]
-        if value is BAD:
-            complete = False
-        values.append(value)
-    if complete:
+            if check is not None:
+                value = check(raw)
+                if value is BAD:
+                    failed = True
+                    problems.add(schema.code, f"{_path((where, index, name))} is not {what}")
+            else:
+                value = read(raw, problems, (where, index, name))  # type: ignore[misc]
+                if value is BAD:
+                    failed = True
+            values.append(value)
+            continue
+        problems.add(schema.code, f"{_path((where, index, None))} {problem} {name}")
+        failed = True
+        values.append(BAD)
+    if not failed:
         return schema.cls(*values), _NO_FIELDS
     return None, {name: value for name, value in zip(schema.names, values, strict=True)
                   if value is not BAD}
+
+
+def _path(where: Where) -> str:
+    """``where`` as the text a problem quotes: ``episode.x[3].y``."""
+    if isinstance(where, str):
+        return where
+    parent, index, name = where
+    text = _path(parent) if index is None else f"{_path(parent)}[{index}]"
+    return text if name is None else f"{text}.{name}"
 
 
 def _schema(label: str, code: str, cls: type, *fields: tuple[str, Kind]) -> RecordSchema:
