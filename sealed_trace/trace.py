@@ -14,6 +14,7 @@ or a refusal. It emits no answer, score, rank or selection field (ADR §7.3).
 
 from __future__ import annotations
 
+import sys  # sealed-trace: ignore[ST102] -- only the stack headroom of _guarded reads it
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final, TypeAlias, cast
@@ -1369,6 +1370,7 @@ def _guarded(
     *,
     want_input: bool,
 ) -> PracticeTraceOutcome | PracticeTraceInput:
+    limit, needed = _headroom()
     try:
         return _outcome(episode, claimed, explanation, prior, want_input=want_input)
     except KeyboardInterrupt:
@@ -1377,6 +1379,45 @@ def _guarded(
         problems = r.Problems()
         problems.add("sealer_internal_fault", f"reading the input raised {_class_name(error)}")
         return _refusal(problems, None)
+    finally:
+        if needed:
+            _restore(limit, needed)
+
+
+#: Frames a seal may use below its caller: the deepest episode that seals (facts nested to
+#: the ADR §12 depth limit) needs about 140 on Python 3.10 and 3.11, and 72 on 3.12 and
+#: later, where C code keeps a count of its own; an input nested deeper is refused by its
+#: depth count, well before this.
+_HEADROOM: Final = 400
+
+# The outcome must not depend on how deep in the stack the caller sits (sealing-policy §9,
+# resource limits): a valid episode sealed near the recursion limit would otherwise refuse
+# as an internal fault, or raise. These two helpers are the sealer's only reads and writes
+# of interpreter state, and they change nothing the outcome is computed from.
+
+
+def _headroom() -> tuple[int, int]:
+    """``(recursion limit, the limit raised to for this seal, or 0 when there was room)``."""
+    limit = sys.getrecursionlimit()  # sealed-trace: ignore[ST201] -- stack headroom
+    frame = sys._getframe()  # sealed-trace: ignore[ST201] -- stack headroom: counts frames
+    depth = 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back  # type: ignore[assignment]  # sealed-trace: ignore[ST202] -- stack headroom
+    needed = depth + _HEADROOM
+    if needed <= limit:
+        return limit, 0
+    sys.setrecursionlimit(needed)  # sealed-trace: ignore[ST201] -- stack headroom
+    return limit, needed
+
+
+def _restore(limit: int, needed: int) -> None:
+    """Put the recursion limit back, unless another caller changed it meanwhile."""
+    try:
+        if sys.getrecursionlimit() == needed:  # sealed-trace: ignore[ST201] -- stack headroom
+            sys.setrecursionlimit(limit)  # sealed-trace: ignore[ST201] -- stack headroom
+    except RecursionError:  # the caller itself sits at the old limit: it stays raised
+        pass
 
 
 def _class_name(value: object) -> str:
