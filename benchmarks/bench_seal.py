@@ -15,9 +15,14 @@ types. The last two columns seal the same episodes rebuilt of a host project's o
 dataclasses (same names and fields), against the floor timed again alongside them (in rounds
 of their own, with the reference episode gone).
 
+Memory: at 10 000 attempts, the peak the seal allocates above the episode it reads (traced by
+``tracemalloc``, in a pass of its own after the timings), against the memory the episode
+itself holds.
+
 Goals (issue 10): ratio <= 3 at 1 attempt and <= 2 at 100, 1 000 and 10 000, reference types
-and host records alike, and linear growth (10x the attempts costs at most 11x the time). This
-is a benchmark, not a test: it reports, it does not assert.
+and host records alike; linear growth (10x the attempts costs at most 11x the time); peak
+memory at 10 000 attempts <= 3x the episode's. This is a benchmark, not a test: it reports,
+it does not assert.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import json
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -78,6 +84,26 @@ RATIO_GOAL = 2.0
 RATIO_GOAL_ONE = 3.0
 #: At most this much more time per attempt-count factor: 10x the attempts, at most 11x.
 GROWTH_GOAL = 1.1
+#: Peak memory of a seal at the largest size, at most this many times the episode's own.
+MEMORY_GOAL = 3.0
+
+
+def memory(size: int, record_types: dict[str, type] | None) -> tuple[int, int]:
+    """``(bytes the episode holds, peak bytes the seal allocates above it)``."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        episode = build_episode(
+            "sealed_contract_closed_proof_refused", attempts=size, record_types=record_types
+        )
+        gc.collect()
+        held, _ = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        seal(episode)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return held, peak - held
 
 
 def captured_payloads(episode: object) -> list[object]:
@@ -187,12 +213,23 @@ def main() -> int:
             f"{median:>9.2f} {growth} {min(host_times) * 1e3:>9.3f} {host_ratio:>6.2f}"
         )
         previous = (size, s, s_median)
+    over_memory: list[str] = []
+    for kind, types in (("reference", None), ("host", hosts)):
+        held, peak = memory(SIZES[-1], types)
+        print(
+            f"memory at {SIZES[-1]} attempts ({kind}): episode {held / 2**20:.1f} MiB, seal peak "
+            f"{peak / 2**20:.1f} MiB above it, {peak / held:.2f}x"
+        )
+        if peak > MEMORY_GOAL * held:
+            over_memory.append(f"{kind}: {peak / held:.2f}x")
     print(
         f"goals (best of): ratio <= {RATIO_GOAL_ONE:g} at 1 attempt, <= {RATIO_GOAL:g} at "
         "every other size, reference types and host records: "
         + ("met" if not over_ratio else "NOT MET at " + "; ".join(over_ratio))
         + f"; growth <= {GROWTH_GOAL * 10:g}x per 10x attempts (scaled to each step): "
         + ("met" if not over_growth else "NOT MET at " + "; ".join(over_growth))
+        + f"; peak memory <= {MEMORY_GOAL:g}x the episode's: "
+        + ("met" if not over_memory else "NOT MET (" + "; ".join(over_memory) + ")")
     )
     return 0
 
