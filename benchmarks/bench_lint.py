@@ -57,12 +57,28 @@ from sealed_trace.lint.presets import PRESETS  # noqa: E402
 #: Boundary candidates per tree: the first that exists is the policy's boundary; the first
 #: four that exist make the four-boundary policy.
 CANDIDATES = {
-    "stdlib": ("email._policybase", "json.encoder", "tomllib._parser", "concurrent.futures._base",
-               "email.charset", "http.cookiejar"),
-    "site-packages": ("packaging.version", "pluggy._result", "_pytest.timing",
-                      "iniconfig._parse", "packaging.specifiers", "pluggy._tracing"),
-    "generated": ("bench.kernel.seal", "bench.kernel.seal1", "bench.kernel.seal2",
-                  "bench.kernel.seal3"),
+    "stdlib": (
+        "email._policybase",
+        "json.encoder",
+        "tomllib._parser",
+        "concurrent.futures._base",
+        "email.charset",
+        "http.cookiejar",
+    ),
+    "site-packages": (
+        "packaging.version",
+        "pluggy._result",
+        "_pytest.timing",
+        "iniconfig._parse",
+        "packaging.specifiers",
+        "pluggy._tracing",
+    ),
+    "generated": (
+        "bench.kernel.seal",
+        "bench.kernel.seal1",
+        "bench.kernel.seal2",
+        "bench.kernel.seal3",
+    ),
 }
 MAX_UPSTREAM = 40
 SKIP_DIRS = {"__pycache__", "site-packages", "dist-packages"}
@@ -86,6 +102,7 @@ _IMPORT = re.compile(r"^([ \t]*)import[ \t]+([^\n#;\\(]+)", re.M)
 
 def _rewrite(text: str, tops: set[str], prefix: str) -> str:
     """Absolute imports of the tree's own top-level names go through ``prefix``."""
+
     def from_sub(m: re.Match[str]) -> str:
         name = m.group(3)
         return f"{m.group(1)}from{m.group(2)}{prefix}.{name}" if name in tops else m.group(0)
@@ -97,7 +114,7 @@ def _rewrite(text: str, tops: set[str], prefix: str) -> str:
             head = stripped.split(".")[0].split(" ")[0]
             if head in tops:
                 lead = item[: len(item) - len(item.lstrip())]
-                tail = item[len(item.rstrip()):]
+                tail = item[len(item.rstrip()) :]
                 items.append(f"{lead}{prefix}.{stripped}{tail}")
             else:
                 items.append(item)
@@ -115,8 +132,11 @@ def copy_tree(source: Path, dest_root: Path, package: str) -> int:
     (target / "__init__.py").write_text("")
     count = 0
     for directory, dirs, files in os.walk(source):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".dist-info")
-                         and not d.startswith("."))
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in SKIP_DIRS and not d.endswith(".dist-info") and not d.startswith(".")
+        )
         rel = Path(directory).relative_to(source)
         for name in sorted(files):
             if not name.endswith(".py"):
@@ -130,15 +150,40 @@ def copy_tree(source: Path, dest_root: Path, package: str) -> int:
     return count
 
 
-WORDS = ("frame", "budget", "gate", "residual", "replay", "span", "run", "attempt", "record",
-         "policy", "digest", "window", "queue", "ledger", "vector", "matrix", "report", "table")
+WORDS = (
+    "frame",
+    "budget",
+    "gate",
+    "residual",
+    "replay",
+    "span",
+    "run",
+    "attempt",
+    "record",
+    "policy",
+    "digest",
+    "window",
+    "queue",
+    "ledger",
+    "vector",
+    "matrix",
+    "report",
+    "table",
+)
 
 
 def _generated_module(rng: random.Random, index: int, names: list[str]) -> str:
     pkg = names[index].rsplit(".", 1)[0]
-    lines = [f'"""{WORDS[index % len(WORDS)].title()} helpers of {names[index]}."""', "",
-             "from __future__ import annotations", "", "import dataclasses", "import logging",
-             "from collections.abc import Iterable", ""]
+    lines = [
+        f'"""{WORDS[index % len(WORDS)].title()} helpers of {names[index]}."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "import dataclasses",
+        "import logging",
+        "from collections.abc import Iterable",
+        "",
+    ]
     deps = sorted({rng.randrange(index) for _ in range(min(index, 4))}) if index else []
     for dep in deps:
         dpkg, dmod = names[dep].rsplit(".", 1)
@@ -150,16 +195,27 @@ def _generated_module(rng: random.Random, index: int, names: list[str]) -> str:
     for n in range(12):
         word = WORDS[(index + n) % len(WORDS)]
         suffix = "" if n == 0 else f"_{n}"
-        lines += ["", "@dataclasses.dataclass(frozen=True)", f"class {word.title()}{n}:",
-                  "    name: str", "    value: int", "",
-                  f"def compute_{index:04d}{suffix}(items: Iterable[int]) -> int:",
-                  "    total = 0", "    for item in items:", "        total += item",
-                  "    return total", ""]
+        lines += [
+            "",
+            "@dataclasses.dataclass(frozen=True)",
+            f"class {word.title()}{n}:",
+            "    name: str",
+            "    value: int",
+            "",
+            f"def compute_{index:04d}{suffix}(items: Iterable[int]) -> int:",
+            "    total = 0",
+            "    for item in items:",
+            "        total += item",
+            "    return total",
+            "",
+        ]
     return "\n".join(lines) + "\n"
 
 
-SEAL = '"""A sealing module."""\n\nimport hashlib\nimport json\n\n\ndef seal(p):\n' \
-       '    return hashlib.sha256(json.dumps(p).encode()).hexdigest()\n'
+SEAL = (
+    '"""A sealing module."""\n\nimport hashlib\nimport json\n\n\ndef seal(p):\n'
+    "    return hashlib.sha256(json.dumps(p).encode()).hexdigest()\n"
+)
 
 
 def generate(root: Path, modules: int, package: str = "bench") -> int:
@@ -242,8 +298,9 @@ def build(kind: str, base: Path, copies: int) -> Tree:
         modules = sum(copy_tree(source, root, p) for p in packages)
         modules -= drop_unscannable(root)
     size = sum(p.stat().st_size for p in root.rglob("*.py"))
-    tree = Tree(f"{kind}{'' if copies == 1 else f' x{copies}'}", root, packages[0], packages,
-                modules, size)
+    tree = Tree(
+        f"{kind}{'' if copies == 1 else f' x{copies}'}", root, packages[0], packages, modules, size
+    )
     prefix = "" if kind == "generated" else packages[0] + "."
     candidates = [prefix + c for c in CANDIDATES[kind]]
     if kind == "generated":
@@ -270,16 +327,29 @@ def _ruff_banned() -> list[str]:
 def write_policy(tree: Tree, boundaries: int) -> None:
     lines = ["[tool.sealed_trace]", 'source_roots = ["."]', ""]
     for index, (module, ups) in enumerate(tree.boundaries[:boundaries]):
-        lines += ["[[tool.sealed_trace.boundary]]", f'name = "b{index}"', f'module = "{module}"',
-                  'preset = "adr-0230"', f"upstream = {ups!r}".replace("'", '"'), ""]
+        lines += [
+            "[[tool.sealed_trace.boundary]]",
+            f'name = "b{index}"',
+            f'module = "{module}"',
+            'preset = "adr-0230"',
+            f"upstream = {ups!r}".replace("'", '"'),
+            "",
+        ]
     lines += ["[tool.ruff.lint.flake8-tidy-imports.banned-api]"]
     lines += [f'"{name}".msg = "banned by ADR-0230"' for name in _ruff_banned()]
     (tree.root / "pyproject.toml").write_text("\n".join(lines) + "\n")
     contract = ["[importlinter]", "root_packages =", *(f"    {p}" for p in tree.packages), ""]
     for index, (module, ups) in enumerate(tree.boundaries[:boundaries]):
-        contract += [f"[importlinter:contract:b{index}]", f"name = b{index}", "type = forbidden",
-                     "source_modules =", *(f"    {u}" for u in ups), "forbidden_modules =",
-                     f"    {module}", ""]
+        contract += [
+            f"[importlinter:contract:b{index}]",
+            f"name = b{index}",
+            "type = forbidden",
+            "source_modules =",
+            *(f"    {u}" for u in ups),
+            "forbidden_modules =",
+            f"    {module}",
+            "",
+        ]
     (tree.root / ".importlinter").write_text("\n".join(contract))
 
 
@@ -312,14 +382,14 @@ class Sample:
     status: int
 
 
-def run(argv: list[str], cwd: Path, env: dict[str, str] | None = None,
-        expect: str = "") -> Sample:
+def run(argv: list[str], cwd: Path, env: dict[str, str] | None = None, expect: str = "") -> Sample:
     """Run ``argv``: wall and CPU time (the process and its waited descendants) and the peak
     of the process tree's summed RSS. Exits when the tool failed or did not print
     ``expect``."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
     peak = [0]
     done = threading.Event()
     output: list[bytes] = []
@@ -394,7 +464,8 @@ def measure(tree: Tree, rounds: int) -> dict[str, dict[str, list[Sample]]]:
                 _clear_caches(tree)
                 key = "cold" if boundaries == 1 else "cold4"
                 out.setdefault(tool, {}).setdefault(key, []).append(
-                    run(cold, tree.root, env, expect))
+                    run(cold, tree.root, env, expect)
+                )
                 run(warm, tree.root, env, expect)  # fills the cache
                 if boundaries == 1:
                     out[tool].setdefault("warm", []).append(run(warm, tree.root, env, expect))
@@ -408,9 +479,12 @@ def _median(samples: list[Sample], attr: str) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--trees", default="stdlib,site-packages,generated",
-                        help="comma-separated: stdlib, site-packages (real code: the goals "
-                        "apply to these), generated (a reference)")
+    parser.add_argument(
+        "--trees",
+        default="stdlib,site-packages,generated",
+        help="comma-separated: stdlib, site-packages (real code: the goals "
+        "apply to these), generated (a reference)",
+    )
     parser.add_argument("--growth", type=int, default=5, help="copies in the growth tree (0: none)")
     parser.add_argument("--keep", metavar="DIR", help="build the trees in DIR and keep them")
     args = parser.parse_args()
@@ -418,8 +492,10 @@ def main() -> int:
     if args.keep and base.exists():
         shutil.rmtree(base)
     base.mkdir(parents=True, exist_ok=True)
-    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, {args.rounds} rounds, "
-          "medians; ratios are sealed-trace / the other tool")
+    print(
+        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, {args.rounds} rounds, "
+        "medians; ratios are sealed-trace / the other tool"
+    )
     failed: list[str] = []
     try:
         for kind in args.trees.split(","):
@@ -439,8 +515,9 @@ def main() -> int:
     return 0 if not failed else 1
 
 
-def report(results: dict[str, tuple[Tree, dict[str, dict[str, list[Sample]]]]],
-           growth: int) -> list[str]:
+def report(
+    results: dict[str, tuple[Tree, dict[str, dict[str, list[Sample]]]]], growth: int
+) -> list[str]:
     failed: list[str] = []
     base_rss = None
     base_modules = None
@@ -451,22 +528,31 @@ def report(results: dict[str, tuple[Tree, dict[str, dict[str, list[Sample]]]]],
         source = base.with_suffix(".py")
         if not source.exists():
             source = base / "__init__.py"
-        print(f"\n{name}: {tree.modules} modules, {tree.size / 1e6:.1f} MB; boundary {boundary} "
-              f"({source.stat().st_size / 1e3:.0f} kB, parsed with libcst), {len(ups)} upstream "
-              "modules")
+        print(
+            f"\n{name}: {tree.modules} modules, {tree.size / 1e6:.1f} MB; boundary {boundary} "
+            f"({source.stat().st_size / 1e3:.0f} kB, parsed with libcst), {len(ups)} upstream "
+            "modules"
+        )
         print(f"  {'':18}{'wall s':>9}{'cpu s':>9}{'peak MB':>9}")
-        for tool, samples in (("sealed-trace", lint), ("ruff TID251", ruff),
-                              ("import-linter", imp)):
+        for tool, samples in (
+            ("sealed-trace", lint),
+            ("ruff TID251", ruff),
+            ("import-linter", imp),
+        ):
             for mode in ("cold", "warm"):
-                print(f"  {tool + ' ' + mode:18}{_median(samples[mode], 'wall'):>9.3f}"
-                      f"{_median(samples[mode], 'cpu'):>9.3f}"
-                      f"{_median(samples[mode], 'rss_mb'):>9.1f}")
+                print(
+                    f"  {tool + ' ' + mode:18}{_median(samples[mode], 'wall'):>9.3f}"
+                    f"{_median(samples[mode], 'cpu'):>9.3f}"
+                    f"{_median(samples[mode], 'rss_mb'):>9.1f}"
+                )
         cold = _median(lint["cold"], "wall")
         ratios = {
             "cold / ruff cold": (cold / _median(ruff["cold"], "wall"), 3.0),
             "cold / import-linter cold": (cold / _median(imp["cold"], "wall"), 1.5),
-            "warm / ruff warm": (_median(lint["warm"], "wall") / _median(ruff["warm"], "wall"),
-                                 1.0),
+            "warm / ruff warm": (
+                _median(lint["warm"], "wall") / _median(ruff["warm"], "wall"),
+                1.0,
+            ),
         }
         if "cold4" in lint:
             ratios["4 boundaries / 1, cold"] = (_median(lint["cold4"], "wall") / cold, 1.25)
@@ -479,15 +565,19 @@ def report(results: dict[str, tuple[Tree, dict[str, dict[str, list[Sample]]]]],
         if base_rss is None:
             base_rss, base_modules = rss, tree.modules
             goal = 200.0
-            print(f"  {'peak RSS (process tree)':30}{rss:>7.1f} MB goal <= {goal:.0f} MB  "
-                  f"{'met' if rss <= goal else 'NOT MET'}")
+            print(
+                f"  {'peak RSS (process tree)':30}{rss:>7.1f} MB goal <= {goal:.0f} MB  "
+                f"{'met' if rss <= goal else 'NOT MET'}"
+            )
             if rss > goal:
                 failed.append(f"{name}: peak RSS {rss:.0f} MB")
         else:
             scale = tree.modules / (base_modules or 1)
-            print(f"  {'peak RSS (process tree)':30}{rss:>7.1f} MB ({rss / base_rss:.2f}x for "
-                  f"{scale:.1f}x the modules) goal <= {scale:.1f}x  "
-                  f"{'met' if rss <= base_rss * scale else 'NOT MET'}")
+            print(
+                f"  {'peak RSS (process tree)':30}{rss:>7.1f} MB ({rss / base_rss:.2f}x for "
+                f"{scale:.1f}x the modules) goal <= {scale:.1f}x  "
+                f"{'met' if rss <= base_rss * scale else 'NOT MET'}"
+            )
             if rss > base_rss * scale:
                 failed.append(f"{name}: RSS grows faster than the modules")
     return failed

@@ -45,8 +45,11 @@ def run_once(directory: Path, switch: list[str], tests: int) -> float:
     command = [sys.executable, "-m", "pytest", *switch, "-q", "-p", "no:cacheprovider"]
     # Installed code runs from cached bytecode; a PYTHONDONTWRITEBYTECODE left in the
     # environment would make both arms recompile every module on every run.
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("PYTEST_") and k != "PYTHONDONTWRITEBYTECODE"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("PYTEST_") and k != "PYTHONDONTWRITEBYTECODE"
+    }
     start = time.perf_counter()
     done = subprocess.run(command, cwd=directory, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
@@ -72,16 +75,22 @@ def main(argv: list[str] | None = None) -> int:
             for name, switch in order:
                 times[name].append(run_once(directory, switch, args.tests))
     loaded, disabled = times["plugin loaded"], times["-p no:sealed_trace"]
-    print(f"pytest startup, {args.tests} trivial tests, {args.rounds} alternating rounds "
-          f"(python {sys.version.split()[0]})")
+    print(
+        f"pytest startup, {args.tests} trivial tests, {args.rounds} alternating rounds "
+        f"(python {sys.version.split()[0]})"
+    )
     for name, values in times.items():
-        print(f"  {name:<20} median {statistics.median(values) * 1000:8.1f} ms   "
-              f"min {min(values) * 1000:8.1f} ms")
+        print(
+            f"  {name:<20} median {statistics.median(values) * 1000:8.1f} ms   "
+            f"min {min(values) * 1000:8.1f} ms"
+        )
     overhead_ms = statistics.median(a - b for a, b in zip(loaded, disabled, strict=True)) * 1000
     ratio = statistics.median(loaded) / statistics.median(disabled)
     verdict = "within" if overhead_ms <= GOAL_MS else "OVER"
-    print(f"  median overhead      {overhead_ms:+8.1f} ms   ratio {ratio:.3f}   "
-          f"({verdict} the +{GOAL_MS:.0f} ms goal, lint off)")
+    print(
+        f"  median overhead      {overhead_ms:+8.1f} ms   ratio {ratio:.3f}   "
+        f"({verdict} the +{GOAL_MS:.0f} ms goal, lint off)"
+    )
     return 0
 
 

@@ -78,6 +78,7 @@ def host_types() -> dict[str, type]:
         for name in _HOST_RECORDS
     }
 
+
 SIZES = (1, 100, 1_000, 10_000)
 RATIO_GOAL = 2.0
 #: At one attempt the fixed cost of a seal weighs more: its own goal.

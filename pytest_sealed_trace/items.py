@@ -53,8 +53,15 @@ class LintResults:
 
     def to_json(self) -> str:
         """Serialise for xdist's ``workerinput`` (plain JSON text)."""
-        return json.dumps({"groups": self.groups, "config": self.config_path,
-                           "seconds": self.seconds, "checked": self.checked}, sort_keys=True)
+        return json.dumps(
+            {
+                "groups": self.groups,
+                "config": self.config_path,
+                "seconds": self.seconds,
+                "checked": self.checked,
+            },
+            sort_keys=True,
+        )
 
     @classmethod
     def from_json(cls, text: str) -> LintResults:
@@ -101,8 +108,10 @@ def _compute(config: pytest.Config) -> LintResults:
             "\n".join(
                 [
                     f"sealed-trace lint configuration {error.source}:",
-                    *(f"  - line {n}: {p}" if n else f"  - {p}"
-                      for p, n in zip(error.problems, error.lines, strict=True)),
+                    *(
+                        f"  - line {n}: {p}" if n else f"  - {p}"
+                        for p, n in zip(error.problems, error.lines, strict=True)
+                    ),
                 ]
             )
         ) from None
@@ -114,9 +123,11 @@ def _compute(config: pytest.Config) -> LintResults:
         # Collecting only: the items exist, the lint does not run.
         from sealed_trace.lint._files import _excluded
 
-        names = ([b.name for b in policy.boundaries] if mode == "boundary"
-                 else [f.relpath for f in policy.files
-                       if not _excluded(f.relpath, policy.exclude)])
+        names = (
+            [b.name for b in policy.boundaries]
+            if mode == "boundary"
+            else [f.relpath for f in policy.files if not _excluded(f.relpath, policy.exclude)]
+        )
         return LintResults({n: [] for n in names}, str(Path(policy.config_path).resolve()))
     from sealed_trace.lint.filters import BaselineError, apply_filters
     from sealed_trace.lint.plugins import PluginError, load_plugin_rules, plugin_manager
@@ -129,8 +140,7 @@ def _compute(config: pytest.Config) -> LintResults:
     except PluginError as error:
         raise pytest.UsageError(f"sealed-trace lint: plugin: {error}") from None
     try:
-        result = dataclasses.replace(result, findings=tuple(apply_filters(result.findings,
-                                                                           policy)))
+        result = dataclasses.replace(result, findings=tuple(apply_filters(result.findings, policy)))
     except BaselineError as error:
         raise pytest.UsageError(f"sealed-trace lint: {error}") from None
     groups: dict[str, list[dict[str, Any]]] = {}
@@ -145,8 +155,9 @@ def _compute(config: pytest.Config) -> LintResults:
             # A file the lint could not read or parse fails every boundary that must judge
             # it (its sealed module, its upstream modules and the packages above them),
             # whatever -k or node id selects: a boundary never passes unchecked.
-            needing = [b.name for b in policy.boundaries
-                       if _judged_by(b, modules.get(finding.path))]
+            needing = [
+                b.name for b in policy.boundaries if _judged_by(b, modules.get(finding.path))
+            ]
             for key in needing or ["engine"]:
                 groups.setdefault(key, []).append(finding.to_dict())
     else:
@@ -157,8 +168,9 @@ def _compute(config: pytest.Config) -> LintResults:
                 groups[source.relpath] = []
         for finding in result.findings:
             groups.setdefault(finding.path, []).append(finding.to_dict())
-    return LintResults(groups, str(Path(policy.config_path).resolve()), result.seconds,
-                       result.checked)
+    return LintResults(
+        groups, str(Path(policy.config_path).resolve()), result.seconds, result.checked
+    )
 
 
 def _judged_by(boundary: Any, module: str | None) -> bool:
@@ -170,7 +182,8 @@ def _judged_by(boundary: Any, module: str | None) -> bool:
         return True
     below = module + "."
     return boundary.module.startswith(below) or any(
-        pattern.startswith(below) for pattern in boundary.upstream)
+        pattern.startswith(below) for pattern in boundary.upstream
+    )
 
 
 def lint_summary(config: pytest.Config) -> str | None:
@@ -178,8 +191,10 @@ def lint_summary(config: pytest.Config) -> str | None:
     results = config.stash.get(LINT_KEY, None)
     if results is None or results.seconds is None:
         return None
-    return (f"sealed-trace lint: {results.checked} file(s) in {results.seconds:.2f}s, before "
-            "collection (not part of the session time)")
+    return (
+        f"sealed-trace lint: {results.checked} file(s) in {results.seconds:.2f}s, before "
+        "collection (not part of the session time)"
+    )
 
 
 def prepare_lint(config: pytest.Config) -> None:

@@ -91,8 +91,7 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
     section = {
         "source_roots": ["."],
         "cache_dir": False,
-        "boundary": [{"name": f"marker:{item.name}", "module": module, "upstream": [],
-                      **boundary}],
+        "boundary": [{"name": f"marker:{item.name}", "module": module, "upstream": [], **boundary}],
     }
 
     def discover_top(root: str, roots: tuple[str, ...], exclude: tuple[str, ...]) -> list[Any]:
@@ -101,8 +100,9 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
         return discover(root, roots, (), tuple(others))
 
     try:
-        config = parse_config(section, root, f"marker on {item.nodeid}",
-                              discover_files=discover_top)
+        config = parse_config(
+            section, root, f"marker on {item.nodeid}", discover_files=discover_top
+        )
     except ConfigError as error:
         raise _Misuse("; ".join(_as_argument(p) for p in error.problems)) from None
     shown = []
@@ -126,15 +126,19 @@ class _Misuse(Exception):
 
 
 #: The policy keys a marker's arguments become, for messages in the marker's own terms.
-_ARGUMENT_OF = {"allowed_imports": "allowed", "banned": "forbidden",
-                "forbidden_fields": "fields", "preset": "preset"}
+_ARGUMENT_OF = {
+    "allowed_imports": "allowed",
+    "banned": "forbidden",
+    "forbidden_fields": "fields",
+    "preset": "preset",
+}
 
 
 def _as_argument(problem: str) -> str:
     """A policy problem about ``boundary[0].<key>`` reworded as the marker argument."""
     prefix = "boundary[0]."
     if problem.startswith(prefix):
-        key, _, rest = problem[len(prefix):].partition(" ")
+        key, _, rest = problem[len(prefix) :].partition(" ")
         base = key.split("[", 1)[0]
         return f"{_ARGUMENT_OF.get(base, base)}: {rest}"
     return problem
@@ -147,8 +151,9 @@ def _unknown(item: pytest.Item, mark: pytest.Mark, known: Sequence[str]) -> None
         for name in unknown:
             close = difflib.get_close_matches(name, known, n=1)
             hints.append(f"{name}= (did you mean {close[0]}=?)" if close else f"{name}=")
-        raise _Misuse(f"unknown argument {', '.join(hints)}; it takes "
-                      f"{', '.join(k + '=' for k in known)}")
+        raise _Misuse(
+            f"unknown argument {', '.join(hints)}; it takes {', '.join(k + '=' for k in known)}"
+        )
 
 
 def _defines(path: str, qualname: str) -> bool | None:
@@ -179,8 +184,9 @@ def _defines(path: str, qualname: str) -> bool | None:
                         found = stmt
             elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                if any(isinstance(n, ast.Name) and n.id == part
-                       for t in targets for n in ast.walk(t)):
+                if any(
+                    isinstance(n, ast.Name) and n.id == part for t in targets for n in ast.walk(t)
+                ):
                     found = stmt
             else:  # if/try/with/for at this level: their bodies bind here too
                 for field in ("body", "orelse", "finalbody", "handlers"):
@@ -243,19 +249,30 @@ def _targets(item: pytest.Item, args: Sequence[Any]) -> list[tuple[str, str | No
                 continue
             # the longest prefix with a source file is the module; the rest names a class
             parts = arg.split(".")
-            split = next((i for i in range(len(parts) - 1, 0, -1)
-                          if _module_file(".".join(parts[:i]), roots) is not None), None)
+            split = next(
+                (
+                    i
+                    for i in range(len(parts) - 1, 0, -1)
+                    if _module_file(".".join(parts[:i]), roots) is not None
+                ),
+                None,
+            )
             if split is None:
-                pytest.fail(f"sealed_trace_forbid_fields: {arg!r}: no module of it has a "
-                            "source file under the rootdir or sys.path", pytrace=False)
+                pytest.fail(
+                    f"sealed_trace_forbid_fields: {arg!r}: no module of it has a "
+                    "source file under the rootdir or sys.path",
+                    pytrace=False,
+                )
             module, name = ".".join(parts[:split]), ".".join(parts[split:])
             found = _module_file(module, roots)
             assert found is not None
             if _defines(found[1], name) is False:
                 close = difflib.get_close_matches(name, _names_in(found[1]), n=3)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                pytest.fail(f"sealed_trace_forbid_fields: {arg!r}: {module} defines no "
-                            f"{name}{hint}", pytrace=False)
+                pytest.fail(
+                    f"sealed_trace_forbid_fields: {arg!r}: {module} defines no {name}{hint}",
+                    pytrace=False,
+                )
             out.append((module, name))
         elif inspect.ismodule(arg):
             out.append((arg.__name__, None))
@@ -272,8 +289,9 @@ def _forbid_fields(item: pytest.Item, mark: pytest.Mark) -> None:
     if isinstance(fields, str) and fields != _ADR_PRESET and not fields.isidentifier():
         close = difflib.get_close_matches(fields, [_ADR_PRESET], n=1)
         hint = f" (did you mean fields={close[0]!r}?)" if close else ""
-        raise _Misuse(f"fields={fields!r}: neither a field name nor the preset "
-                      f"{_ADR_PRESET!r}{hint}")
+        raise _Misuse(
+            f"fields={fields!r}: neither a field name nor the preset {_ADR_PRESET!r}{hint}"
+        )
     boundary: dict[str, Any] = (
         {"preset": _ADR_PRESET}
         if fields == _ADR_PRESET
@@ -293,8 +311,10 @@ def _forbid_fields(item: pytest.Item, mark: pytest.Mark) -> None:
 
 def check_markers(item: pytest.Item) -> None:
     """Run every ``sealed_trace_forbid_*`` marker of ``item``; fail with the findings."""
-    for name, check in (("sealed_trace_forbid_imports", _forbid_imports),
-                        ("sealed_trace_forbid_fields", _forbid_fields)):
+    for name, check in (
+        ("sealed_trace_forbid_imports", _forbid_imports),
+        ("sealed_trace_forbid_fields", _forbid_fields),
+    ):
         for mark in item.iter_markers(name):
             problem: str | None = None
             try:

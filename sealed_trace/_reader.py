@@ -309,7 +309,6 @@ def read_pair(value: object) -> tuple[str, str] | Bad:
     return cast(str, name), cast(str, version)
 
 
-
 @dataclass(frozen=True)
 class Kind:
     """How one field is read.
@@ -477,7 +476,6 @@ def _read_spans(value: object, problems: Problems, where: Where) -> object:
             problems.add(
                 "malformed_evidence_span",
                 f"{_path(where)}[{index}] is not a well-formed SourceSpan",
-
             )
     return BAD
 
@@ -577,8 +575,9 @@ def _read_fields(
         values.append(BAD)
     if not failed:
         return schema.cls(*values), _NO_FIELDS
-    return None, {name: value for name, value in zip(schema.names, values, strict=True)
-                  if value is not BAD}
+    return None, {
+        name: value for name, value in zip(schema.names, values, strict=True) if value is not BAD
+    }
 
 
 def _path(where: Where) -> str:

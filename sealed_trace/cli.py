@@ -137,12 +137,20 @@ def _lint_rule_table() -> str:
         from sealed_trace.lint.catalog import BUILTIN_RULES, help_anchor
     except ImportError:  # pragma: no cover
         return ""
-    lines = ["", "## Lint rules", "",
-             "`sealed-trace explain CODE` (or the rule's name) prints a rule's explanation; "
-             "[lint.md](lint.md#rules) describes each.", "",
-             "| code | name | fires on |", "|---|---|---|"]
-    lines += [f"| [`{info.code}`](lint.md#{help_anchor(info)}) | `{info.name}` | "
-              f"{info.summary} |" for info in BUILTIN_RULES]
+    lines = [
+        "",
+        "## Lint rules",
+        "",
+        "`sealed-trace explain CODE` (or the rule's name) prints a rule's explanation; "
+        "[lint.md](lint.md#rules) describes each.",
+        "",
+        "| code | name | fires on |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| [`{info.code}`](lint.md#{help_anchor(info)}) | `{info.name}` | {info.summary} |"
+        for info in BUILTIN_RULES
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -168,9 +176,11 @@ def _cmd_init(args: argparse.Namespace) -> int:
         proposal = propose(".", args.module)
         if args.write:
             path = write_proposal(".", proposal)
-            _stderr(f"wrote the [tool.sealed_trace] policy for {proposal.module} to "
-                    f"{path.name}; next: sealed-trace lint (and --write-baseline FILE to "
-                    "record what it reports today)")
+            _stderr(
+                f"wrote the [tool.sealed_trace] policy for {proposal.module} to "
+                f"{path.name}; next: sealed-trace lint (and --write-baseline FILE to "
+                "record what it reports today)"
+            )
             return 0
     except InitError as error:
         raise _UsageError(str(error)) from None
@@ -186,8 +196,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
         load_plugin_rules(plugin_manager())
     width = max(len(info.name) for info in RULES.values())
-    lines = [f"{code}  {info.name:<{width}}  {info.summary}"
-             for code, info in sorted(RULES.items())]
+    lines = [
+        f"{code}  {info.name:<{width}}  {info.summary}" for code, info in sorted(RULES.items())
+    ]
     _write(("\n".join(lines) + "\n").encode())
     return 0
 
@@ -200,48 +211,64 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     seal = sub.add_parser(
-        "seal", help="seal one episode document and print the outcome",
+        "seal",
+        help="seal one episode document and print the outcome",
         description="Seal one sealed_trace.episode.v1 document (a file, or - for standard "
         "input) and print its outcome document (canonical JSON and a newline): a "
         "SealedPracticeTrace or a PracticeTraceRefusal (ADR-0230 §6-§13). Exit 0 sealed, "
-        "1 refused, 2 usage or I/O error (not UTF-8 JSON, unreadable, too large).")
+        "1 refused, 2 usage or I/O error (not UTF-8 JSON, unreadable, too large).",
+    )
     seal.add_argument("episode", metavar="FILE", help="episode document, or - for stdin")
     seal.set_defaults(run=_cmd_seal)
     verify = sub.add_parser(
-        "verify", help="re-seal an episode and compare with an outcome",
+        "verify",
+        help="re-seal an episode and compare with an outcome",
         description="Seal EPISODE again and compare the result with the OUTCOME document byte "
         "for byte (replay stability, ADR-0230 §12). Exit 0 same bytes, 1 different (the "
-        "differing fields are named), 2 usage error.")
+        "differing fields are named), 2 usage error.",
+    )
     verify.add_argument("outcome", metavar="OUTCOME", help="outcome document")
     verify.add_argument("episode", metavar="EPISODE", help="episode document")
     verify.set_defaults(run=_cmd_verify)
     explain_cmd = sub.add_parser(
-        "explain", help="explain a reason code or lint rule",
+        "explain",
+        help="explain a reason code or lint rule",
         description="Explain a refusal reason code, a practice_disposition, or a lint rule (by "
         "code or name); --all prints every reason code and lint rule as Markdown. Exit 0 "
-        "known, 2 unknown or usage error.")
+        "known, 2 unknown or usage error.",
+    )
     explain_cmd.add_argument("code", metavar="CODE", nargs="?")
     explain_cmd.add_argument(
-        "--all", action="store_true",
-        help="print the table of every reason code and lint rule (Markdown)")
+        "--all",
+        action="store_true",
+        help="print the table of every reason code and lint rule (Markdown)",
+    )
     explain_cmd.set_defaults(run=_cmd_explain)
     init = sub.add_parser(
-        "init", help="propose a [tool.sealed_trace] policy for this project",
+        "init",
+        help="propose a [tool.sealed_trace] policy for this project",
         description="Read the project in the current directory (statically) and propose a "
         "starter policy: its source roots and, for the sealed MODULE, a boundary with the "
         "adr-0230 preset, its first-party imports as allowed_imports and as upstream "
         "candidates, every line commented. Prints it, or appends it to pyproject.toml with "
         "--write (never over an existing [tool.sealed_trace] table). Exit 0 proposed or "
-        "written, 2 usage error.")
-    init.add_argument("module", metavar="MODULE", nargs="?",
-                      help="the sealed module, e.g. mykernel.sealing")
-    init.add_argument("--write", action="store_true",
-                      help="append the policy to ./pyproject.toml instead of printing it")
+        "written, 2 usage error.",
+    )
+    init.add_argument(
+        "module", metavar="MODULE", nargs="?", help="the sealed module, e.g. mykernel.sealing"
+    )
+    init.add_argument(
+        "--write",
+        action="store_true",
+        help="append the policy to ./pyproject.toml instead of printing it",
+    )
     init.set_defaults(run=_cmd_init)
     rules = sub.add_parser(
-        "rules", help="list every lint rule: code, name, summary",
+        "rules",
+        help="list every lint rule: code, name, summary",
         description="List every lint rule, installed plugin rules included: code, name and "
-        "summary, one per line. Exit 0.")
+        "summary, one per line. Exit 0.",
+    )
     rules.set_defaults(run=_cmd_rules)
     try:
         from sealed_trace.lint.cli import add_lint_parser, run_lint

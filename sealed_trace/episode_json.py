@@ -230,8 +230,10 @@ def _episode(document: dict[str, object], problems: r.Problems) -> tuple[object,
             attrs[key] = _to_tuple(document[key])
     claimed = document.get("trace_input")
     if "trace_input" in document and claimed is None:  # sealing-policy §9
-        problems.add("malformed_trace_input",
-                     "trace_input is null: omit the key when there is no claimed trace input")
+        problems.add(
+            "malformed_trace_input",
+            "trace_input is null: omit the key when there is no claimed trace input",
+        )
     if type(claimed) is dict:
         claimed = SimpleNamespace(**{k: _to_tuple(v) for k, v in claimed.items()})
         # Unknown keys of a claimed trace input make it malformed.
@@ -314,8 +316,13 @@ def _json_kind(value: object) -> str:
     """How a decoded top-level JSON value is named in a refusal's detail."""
     if isinstance(value, _Rejected):
         return "a number the decoder refuses (a float, NaN or an integer beyond 64 bits)"
-    names = {list: "a JSON array", str: "a JSON string", int: "a JSON number",
-             bool: "a JSON boolean", type(None): "JSON null"}
+    names = {
+        list: "a JSON array",
+        str: "a JSON string",
+        int: "a JSON number",
+        bool: "a JSON boolean",
+        type(None): "JSON null",
+    }
     return names.get(type(value), "a JSON value")
 
 
@@ -327,11 +334,13 @@ def encode_outcome(outcome: PracticeTraceOutcome) -> bytes:
 def _plain(value: object, depth: int = 1) -> object:
     """The JSON form of a reference value; nesting past :data:`MAX_DOCUMENT_DEPTH` (a cycle
     included) is ``IdentityError``, never a ``RecursionError``."""
-    nested = (is_dataclass(value) and not isinstance(value, type)) \
-        or isinstance(value, (Mapping, tuple, list))
+    nested = (is_dataclass(value) and not isinstance(value, type)) or isinstance(
+        value, (Mapping, tuple, list)
+    )
     if nested and depth > MAX_DOCUMENT_DEPTH:
-        raise IdentityError("payload_too_deep", "episode",
-                            f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers")
+        raise IdentityError(
+            "payload_too_deep", "episode", f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers"
+        )
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name), depth + 1) for f in dataclass_fields(value)}
     if isinstance(value, Enum):

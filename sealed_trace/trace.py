@@ -338,7 +338,8 @@ class _Read:
     def get(self, name: str) -> object:
         """The field's normalised value, or None when it could not be read."""
         if self.record is not None:
-            return getattr(self.record, name)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
+            # The schema names the field: a static set of names, not the episode's data.
+            return getattr(self.record, name)  # sealed-trace: ignore[ST303] -- schema field
         return self.fields.get(name)
 
 
@@ -360,7 +361,11 @@ class _Reads:
     def values(self, name: str) -> list[object]:
         """Each item's normalised value of field ``name``, or None where it did not read."""
         if self.fields is None:
-            return [getattr(record, name) for record in self.records]  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
+            # The schema names the field: a static set of names, not the episode's data.
+            return [
+                getattr(record, name)  # sealed-trace: ignore[ST303] -- schema field
+                for record in self.records
+            ]
         return [
             _Read(record, fields).get(name)
             for record, fields in zip(self.records, self.fields, strict=True)
@@ -451,8 +456,9 @@ class _Checker:
         if version is _MISSING:
             self.p.add("missing_episode_field", "episode.trace_policy_version is absent")
         elif version is _UNREADABLE:
-            self.p.add("malformed_trace_policy_version",
-                       "episode.trace_policy_version could not be read")
+            self.p.add(
+                "malformed_trace_policy_version", "episode.trace_policy_version could not be read"
+            )
         else:
             text = r.read_str(version)
             if isinstance(text, str) and text.strip():
@@ -627,15 +633,18 @@ class _Checker:
             if isinstance(items, r.Bad):
                 self.p.add(
                     "malformed_version_list",
-                    f"episode.{attr} could not be read" if raw is _UNREADABLE else
-                    f"episode.{attr} is not a tuple of (name, version) pairs of non-empty strings",
+                    f"episode.{attr} could not be read"
+                    if raw is _UNREADABLE
+                    else f"episode.{attr} is not a tuple of (name, version) pairs"
+                    " of non-empty strings",
                 )
                 self.versions_ok = False
                 continue
             # sealing-policy §9: every entry is judged, even after a malformed one.
             read = [r.read_pair(item) for item in items]
             entries: tuple[tuple[str, str], ...] = tuple(
-                pair for pair in read if not isinstance(pair, r.Bad))
+                pair for pair in read if not isinstance(pair, r.Bad)
+            )
             malformed = len(entries) != len(read)
             if malformed:
                 self.p.add(
@@ -666,8 +675,11 @@ class _Checker:
                 # sealing-policy §9: a value outside the manifest is unsupported wherever it
                 # sits: under an unknown name, or an entry this episode does not use.
                 if version != manifest.get(name):
-                    supported = (f"not {manifest[name]!r}" if name in manifest
-                                 else "an entry the manifest does not know")
+                    supported = (
+                        f"not {manifest[name]!r}"
+                        if name in manifest
+                        else "an entry the manifest does not know"
+                    )
                     self.p.add(
                         "unsupported_version_entry",
                         f"episode.{attr} gives {name} {version!r}, {supported}",
@@ -1328,7 +1340,9 @@ def _outcome(
             differing = [
                 name
                 for name, _ in _TRACE_INPUT.fields
-                if getattr(record, name) != getattr(built, name)  # sealed-trace: ignore[ST303] -- reads record fields named by the static schema  # noqa: E501
+                # The schema names the fields: a static set of names, not the episode's data.
+                if getattr(record, name)  # sealed-trace: ignore[ST303] -- schema field
+                != getattr(built, name)  # sealed-trace: ignore[ST303] -- schema field
             ]
             problems.add(
                 "trace_input_mismatch", "the claimed trace input differs in " + ", ".join(differing)
@@ -1350,16 +1364,22 @@ def _claimed_versions(fields: dict[str, object], problems: r.Problems) -> None:
     """Version values of a claimed trace input outside the manifest (sealing-policy §9)."""
     policy = fields.get("trace_policy_version")
     if isinstance(policy, str) and policy != SEALED_PRACTICE_TRACE_POLICY_VERSION:
-        problems.add("unsupported_trace_policy_version",
-                     f"trace_input.trace_policy_version is {policy!r}, not "
-                     f"{SEALED_PRACTICE_TRACE_POLICY_VERSION!r}")
-    for attr, manifest in (("schema_versions", _SCHEMA_MANIFEST),
-                           ("policy_versions", _POLICY_MANIFEST)):
+        problems.add(
+            "unsupported_trace_policy_version",
+            f"trace_input.trace_policy_version is {policy!r}, not "
+            f"{SEALED_PRACTICE_TRACE_POLICY_VERSION!r}",
+        )
+    for attr, manifest in (
+        ("schema_versions", _SCHEMA_MANIFEST),
+        ("policy_versions", _POLICY_MANIFEST),
+    ):
         entries = fields.get(attr)
         for name, version in entries if isinstance(entries, tuple) else ():
             if version != manifest.get(name):
-                problems.add("unsupported_version_entry",
-                             f"trace_input.{attr} gives {name} {version!r}, outside the manifest")
+                problems.add(
+                    "unsupported_version_entry",
+                    f"trace_input.{attr} gives {name} {version!r}, outside the manifest",
+                )
 
 
 def _guarded(
@@ -1424,7 +1444,10 @@ def _class_name(value: object) -> str:
     """The name of ``value``'s class, read from the type itself (a hostile metaclass cannot
     answer for it), or ``"an exception"`` when even that cannot be read."""
     try:
-        name = type.__dict__["__name__"].__get__(type(value), type)  # sealed-trace: ignore[ST202] -- type's own name descriptor, so no metaclass code runs  # noqa: E501
+        # type's own name descriptor, so no metaclass code runs
+        name = type.__dict__["__name__"].__get__(  # sealed-trace: ignore[ST202] -- see above
+            type(value), type
+        )
         return name if type(name) is str else "an exception"
     except Exception:
         return "an exception"

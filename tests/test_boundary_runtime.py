@@ -26,6 +26,7 @@ from sealed_trace.builder import build_episode
 
 # --- item 20 at runtime: sealing works with every effect disabled -----------------------
 
+
 class _Forbidden(Exception):
     pass
 
@@ -42,22 +43,44 @@ class _NoEnv(dict):
         raise _Forbidden(f"environ.get({key!r})")
 
 
-@pytest.mark.parametrize("disposition", ["sealed_candidate_replay_closed",
-                                         "sealed_original_refusal"])
+@pytest.mark.parametrize(
+    "disposition", ["sealed_candidate_replay_closed", "sealed_original_refusal"]
+)
 def test_sealing_reaches_no_io_clock_random_env_or_import(disposition):
     episode = build_episode(disposition)
     bad = build_episode(disposition)
-    bad = type(bad)(**{**{f: getattr(bad, f) for f in bad.__dataclass_fields__},
-                       "problem_frame": None})
+    bad = type(bad)(
+        **{**{f: getattr(bad, f) for f in bad.__dataclass_fields__}, "problem_frame": None}
+    )
     expected = ind.trace_id(episode)
     patches = [
-        (builtins, "open"), (io, "open"), (os, "open"), (os, "getenv"), (os, "getcwd"),
-        (os, "getpid"), (os, "urandom"), (os, "listdir"), (os, "scandir"), (os, "system"),
-        (time, "time"), (time, "time_ns"), (time, "monotonic"), (time, "localtime"),
-        (random, "random"), (random, "getrandbits"), (uuid, "uuid4"), (uuid, "uuid1"),
-        (socket, "socket"), (socket, "gethostname"), (platform, "node"),
-        (subprocess, "Popen"), (subprocess, "run"), (importlib, "import_module"),
-        (builtins, "print"), (builtins, "input"), (os, "environ"),
+        (builtins, "open"),
+        (io, "open"),
+        (os, "open"),
+        (os, "getenv"),
+        (os, "getcwd"),
+        (os, "getpid"),
+        (os, "urandom"),
+        (os, "listdir"),
+        (os, "scandir"),
+        (os, "system"),
+        (time, "time"),
+        (time, "time_ns"),
+        (time, "monotonic"),
+        (time, "localtime"),
+        (random, "random"),
+        (random, "getrandbits"),
+        (uuid, "uuid4"),
+        (uuid, "uuid1"),
+        (socket, "socket"),
+        (socket, "gethostname"),
+        (platform, "node"),
+        (subprocess, "Popen"),
+        (subprocess, "run"),
+        (importlib, "import_module"),
+        (builtins, "print"),
+        (builtins, "input"),
+        (os, "environ"),
         (builtins, "__import__"),  # last: restoring must not need an import
     ]
     saved = [(target, name, getattr(target, name)) for target, name in patches]

@@ -130,8 +130,9 @@ def test_explain_all_lists_every_builtin_lint_rule(capsys):
 
     assert main(["explain", "--all"]) == 0
     out = capsys.readouterr().out
-    rows = [line for line in out.split("## Lint rules", 1)[1].splitlines()
-            if line.startswith("| [`ST")]
+    rows = [
+        line for line in out.split("## Lint rules", 1)[1].splitlines() if line.startswith("| [`ST")
+    ]
     assert [row.split("`")[1] for row in rows] == [info.code for info in BUILTIN_RULES]
     assert len(rows) >= 22
 

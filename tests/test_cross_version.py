@@ -32,13 +32,19 @@ def _interpreters() -> dict[str, str]:
     pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
     for minor in range(10, 14):
         version = f"3.{minor}"
-        candidates = [shutil.which(f"python{version}"),
-                      *(str(p) for p in sorted(pyenv.glob(f"{version}.*/bin/python3")))]
+        candidates = [
+            shutil.which(f"python{version}"),
+            *(str(p) for p in sorted(pyenv.glob(f"{version}.*/bin/python3"))),
+        ]
         for path in candidates:
             if version in found or path is None:
                 continue
-            probe = subprocess.run([path, "-c", "import sys; print(tuple(sys.version_info[:2]))"],
-                                   capture_output=True, text=True, check=False)
+            probe = subprocess.run(
+                [path, "-c", "import sys; print(tuple(sys.version_info[:2]))"],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
             if probe.returncode == 0 and probe.stdout.strip() == f"(3, {minor})":
                 found[version] = path
     return found
@@ -61,8 +67,12 @@ def _documents() -> dict[str, bytes]:
     frame["facts"] = {"x": "DEEP"}
     text = json.dumps(facts_deep).replace('"DEEP"', "[" * 2_000 + "]" * 2_000)
     docs["facts-2000-deep-duplicate-key"] = ('{"format": "x", ' + text[1:]).encode()
-    for name, number in (("int-max", _MAX - 1), ("int-min", -_MAX), ("int-past-max", _MAX),
-                         ("int-past-min", -_MAX - 1)):
+    for name, number in (
+        ("int-max", _MAX - 1),
+        ("int-min", -_MAX),
+        ("int-past-max", _MAX),
+        ("int-past-min", -_MAX - 1),
+    ):
         doc = _valid()
         budget = doc["compute_budget_decision"]
         assert isinstance(budget, dict)
@@ -81,8 +91,12 @@ def _seal_all(python: str, folder: Path) -> dict[str, bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "random"}
     out: dict[str, bytes] = {}
     for path in sorted(folder.glob("*.json")):
-        result = subprocess.run([python, "-m", "sealed_trace", "seal", str(path)],
-                                capture_output=True, env=env, check=False)
+        result = subprocess.run(
+            [python, "-m", "sealed_trace", "seal", str(path)],
+            capture_output=True,
+            env=env,
+            check=False,
+        )
         assert result.returncode in (0, 1), (python, path.name, result.stderr)
         out[path.name] = result.stdout
     return out
@@ -97,24 +111,33 @@ def documents(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_each_limit_breach_has_its_documented_explanation(documents: Path) -> None:
-    outcomes = {name: json.loads(data) for name, data in _seal_all(sys.executable,
-                                                                    documents).items()}
+    outcomes = {
+        name: json.loads(data) for name, data in _seal_all(sys.executable, documents).items()
+    }
     assert outcomes["valid.json"]["outcome"] == "sealed_practice_trace"
     deep = f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers"
     assert outcomes[f"array-{MAX_DOCUMENT_DEPTH}-deep.json"]["explanation"].count(deep) == 0
-    for name in (f"array-{MAX_DOCUMENT_DEPTH + 1}-deep", "array-1000-deep", "array-5000-deep",
-                 "array-100000-deep", "facts-2000-deep-duplicate-key"):
+    for name in (
+        f"array-{MAX_DOCUMENT_DEPTH + 1}-deep",
+        "array-1000-deep",
+        "array-5000-deep",
+        "array-100000-deep",
+        "facts-2000-deep-duplicate-key",
+    ):
         outcome = outcomes[f"{name}.json"]
         assert outcome["reason_codes"] == ["malformed_episode_document"], name
         assert outcome["explanation"] == f"Refused: malformed_episode_document: {deep}.", name
     for name in ("int-max", "int-min"):  # max_wallclock_ms is not hashed: both ends seal
         assert outcomes[f"{name}.json"]["outcome"] == "sealed_practice_trace", name
     for name in ("int-past-max", "int-past-min"):
-        assert "an integer beyond the signed 64-bit range" in outcomes[f"{name}.json"][
-            "explanation"], name
+        assert (
+            "an integer beyond the signed 64-bit range" in outcomes[f"{name}.json"]["explanation"]
+        ), name
     assert "100000" not in outcomes["facts-100000-values.json"]["explanation"]
     assert outcomes["facts-100001-values.json"]["reason_codes"][0] in (
-        "malformed_episode_document", "malformed_problem_frame")
+        "malformed_episode_document",
+        "malformed_problem_frame",
+    )
 
 
 def test_outcomes_are_byte_identical_on_every_interpreter(documents: Path) -> None:
@@ -124,8 +147,9 @@ def test_outcomes_are_byte_identical_on_every_interpreter(documents: Path) -> No
     outcomes = {version: _seal_all(path, documents) for version, path in sorted(found.items())}
     first, *others = sorted(outcomes)
     for version in others:
-        differing = sorted(name for name in outcomes[first]
-                           if outcomes[first][name] != outcomes[version][name])
+        differing = sorted(
+            name for name in outcomes[first] if outcomes[first][name] != outcomes[version][name]
+        )
         assert differing == [], f"Python {first} and {version} differ on {differing}"
 
 

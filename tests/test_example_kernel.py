@@ -32,7 +32,12 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     before = _tree(KERNEL, VIOLATIONS)
     result = subprocess.run(
-        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
+        [sys.executable, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
         check=False,
     )
     assert _tree(KERNEL, VIOLATIONS) == before, "the run wrote into examples/"
@@ -40,8 +45,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _pytest(cwd: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return _run(["-m", "pytest", "-p", "sealed_trace", "-q", "-p", "no:cacheprovider", *extra],
-                cwd)
+    return _run(["-m", "pytest", "-p", "sealed_trace", "-q", "-p", "no:cacheprovider", *extra], cwd)
 
 
 def _lint(example: Path) -> subprocess.CompletedProcess[str]:

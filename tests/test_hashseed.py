@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-SCRIPT = r'''
+SCRIPT = r"""
 import dataclasses, enum, json, sys
 from dataclasses import replace
 from sealed_trace import seal
@@ -49,7 +49,7 @@ for episode in episodes:
     outcome = seal(episode, explanation="fixed")
     print(json.dumps([type(outcome).__name__, plain(outcome)], ensure_ascii=False,
                      sort_keys=True, separators=(",", ":")))
-'''
+"""
 
 SEEDS = ["0", "1", "42", "123456789", "4294967295", "random"]
 
@@ -58,8 +58,15 @@ def _run(seed: str) -> str:
     env = dict(os.environ)
     env["PYTHONHASHSEED"] = seed
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
-                          text=True, encoding="utf-8", timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

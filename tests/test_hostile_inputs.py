@@ -333,8 +333,9 @@ class _LyingDisposition(metaclass=_lying_meta(ReplayDisposition)):
 @pytest.mark.parametrize("attempts", [3, 7, 8, 12])
 def test_a_forged_id_of_a_lying_str_class_refuses_at_every_array_size(attempts):
     ep = build_episode("sealed_candidate_replay_closed", attempts=attempts)
-    results = [dc.replace(x, replay_result_id=_LyingStr(x.replay_result_id))
-               for x in ep.replay_results]
+    results = [
+        dc.replace(x, replay_result_id=_LyingStr(x.replay_result_id)) for x in ep.replay_results
+    ]
     results[0] = dc.replace(results[0], replay_result_id=_LyingStr(ind.sha({"forged": 1})))
     outcome = seal(dc.replace(ep, replay_results=tuple(results)))
     assert isinstance(outcome, PracticeTraceRefusal)
@@ -360,8 +361,9 @@ def test_a_lying_int_cannot_hide_attempts_out_of_order(attempts):
 @pytest.mark.parametrize("attempts", [3, 7, 8, 12])
 def test_an_object_whose_class_claims_to_be_the_enum_is_not_a_member(attempts):
     ep = build_episode("sealed_all_candidates_refused", attempts=attempts)
-    results = tuple(dc.replace(x, replay_disposition=_LyingDisposition())
-                    for x in ep.replay_results)
+    results = tuple(
+        dc.replace(x, replay_disposition=_LyingDisposition()) for x in ep.replay_results
+    )
     outcome = seal(dc.replace(ep, replay_results=results))
     assert isinstance(outcome, PracticeTraceRefusal)
     assert outcome.reason_codes == ("malformed_replay_result",)

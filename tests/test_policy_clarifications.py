@@ -75,76 +75,98 @@ def _edited(path: str, value: object):  # type: ignore[no-untyped-def]
     assert run is not None
     record, _, name = path.partition(".")
     if record == "gate":
-        episode = dc.replace(episode, search_gate_decision=dc.replace(
-            episode.search_gate_decision, **{name: value}))
+        episode = dc.replace(
+            episode, search_gate_decision=dc.replace(episode.search_gate_decision, **{name: value})
+        )
     elif record == "budget":
-        episode = dc.replace(episode, compute_budget_decision=dc.replace(
-            episode.compute_budget_decision, **{name: value}))
+        episode = dc.replace(
+            episode,
+            compute_budget_decision=dc.replace(episode.compute_budget_decision, **{name: value}),
+        )
     elif record == "run":
         episode = dc.replace(episode, geometric_search_run=dc.replace(run, **{name: value}))
     elif record == "attempt":
-        attempts = (dc.replace(run.candidate_attempts[0], **{name: value}),
-                    *run.candidate_attempts[1:])
-        episode = dc.replace(episode, geometric_search_run=dc.replace(
-            run, candidate_attempts=attempts))
+        attempts = (
+            dc.replace(run.candidate_attempts[0], **{name: value}),
+            *run.candidate_attempts[1:],
+        )
+        episode = dc.replace(
+            episode, geometric_search_run=dc.replace(run, candidate_attempts=attempts)
+        )
     elif record == "charge":
         first = run.candidate_attempts[0]
-        attempts = (dc.replace(first, budget_charge=dc.replace(first.budget_charge,
-                                                                **{name: value})),
-                    *run.candidate_attempts[1:])
-        episode = dc.replace(episode, geometric_search_run=dc.replace(
-            run, candidate_attempts=attempts))
+        attempts = (
+            dc.replace(first, budget_charge=dc.replace(first.budget_charge, **{name: value})),
+            *run.candidate_attempts[1:],
+        )
+        episode = dc.replace(
+            episode, geometric_search_run=dc.replace(run, candidate_attempts=attempts)
+        )
     elif record == "result":
-        results = (dc.replace(episode.replay_results[0], **{name: value}),
-                   *episode.replay_results[1:])
+        results = (
+            dc.replace(episode.replay_results[0], **{name: value}),
+            *episode.replay_results[1:],
+        )
         episode = dc.replace(episode, replay_results=results)
     return refresh_ids(episode)
 
 
-@pytest.mark.parametrize(("path", "value"), [
-    ("gate.reason_code", ""),
-    ("budget.reason_code", ""),
-    ("attempt.operator_version", ""),
-    ("attempt.replay_blockers", ("",)),
-    ("run.operator_set_version", ""),
-    ("result.reason_codes", ("",)),
-    ("result.proof_obligation_refs", ("",)),
-    ("budget.max_candidates", -1),
-    ("budget.max_steps", -(2**63)),
-    ("attempt.depth", -5),
-    ("attempt.step_index", -1),
-    ("charge.steps", -3),
-])
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("gate.reason_code", ""),
+        ("budget.reason_code", ""),
+        ("attempt.operator_version", ""),
+        ("attempt.replay_blockers", ("",)),
+        ("run.operator_set_version", ""),
+        ("result.reason_codes", ("",)),
+        ("result.proof_obligation_refs", ("",)),
+        ("budget.max_candidates", -1),
+        ("budget.max_steps", -(2**63)),
+        ("attempt.depth", -5),
+        ("attempt.step_index", -1),
+        ("charge.steps", -3),
+    ],
+)
 def test_what_an_upstream_authority_chose_is_not_re_judged(path: str, value: object) -> None:
     sealed = seal(_edited(path, value))
     assert isinstance(sealed, SealedPracticeTrace), sealed
 
 
-@pytest.mark.parametrize(("path", "value", "code"), [
-    ("attempt.operator_id", "", "malformed_candidate_attempt"),
-    ("run.operator_set_id", "", "malformed_geometric_search_run"),
-    ("result.contract_replay_assessment_id", "", "malformed_replay_result"),
-    ("attempt.attempt_index", -1, None),
-    ("gate.policy_version", "", "malformed_search_gate_decision"),
-])
+@pytest.mark.parametrize(
+    ("path", "value", "code"),
+    [
+        ("attempt.operator_id", "", "malformed_candidate_attempt"),
+        ("run.operator_set_id", "", "malformed_geometric_search_run"),
+        ("result.contract_replay_assessment_id", "", "malformed_replay_result"),
+        ("attempt.attempt_index", -1, None),
+        ("gate.policy_version", "", "malformed_search_gate_decision"),
+    ],
+)
 def test_identifiers_versions_and_bounded_ints_are_still_judged(
-        path: str, value: object, code: str | None) -> None:
+    path: str, value: object, code: str | None
+) -> None:
     outcome = seal(_edited(path, value))
     assert isinstance(outcome, PracticeTraceRefusal)
     if code is not None:
         assert code in outcome.reason_codes
 
 
-@pytest.mark.parametrize("disposition", ["sealed_candidate_replay_closed",
-                                         "sealed_original_refusal"])
-@pytest.mark.parametrize(("field", "code"), [
-    ("search_gate_decision", "missing_search_gate_decision"),
-    ("compute_budget_decision", "missing_compute_budget_decision"),
-    ("contract_assessment", "missing_contract_assessment"),
-    ("problem_frame", "missing_problem_frame"),
-])
+@pytest.mark.parametrize(
+    "disposition", ["sealed_candidate_replay_closed", "sealed_original_refusal"]
+)
+@pytest.mark.parametrize(
+    ("field", "code"),
+    [
+        ("search_gate_decision", "missing_search_gate_decision"),
+        ("compute_budget_decision", "missing_compute_budget_decision"),
+        ("contract_assessment", "missing_contract_assessment"),
+        ("problem_frame", "missing_problem_frame"),
+    ],
+)
 def test_a_binding_whose_other_side_is_missing_is_unjudgeable_not_mismatched(
-        disposition: str, field: str, code: str) -> None:
+    disposition: str, field: str, code: str
+) -> None:
     outcome = seal(dc.replace(build_episode(disposition), **{field: None}))
     assert isinstance(outcome, PracticeTraceRefusal)
     assert outcome.practice_disposition.value == "trace_upstream_incomplete"

@@ -263,8 +263,10 @@ def set_path(obj: Any, path: Path, value: Any) -> Any:
 
 
 EPISODES = {
-    "mixed": build_episode("sealed_candidate_replay_closed",
-                           outcomes=["contract_and_proof_closed", "contract_replay_unavailable"]),
+    "mixed": build_episode(
+        "sealed_candidate_replay_closed",
+        outcomes=["contract_and_proof_closed", "contract_replay_unavailable"],
+    ),
     "refusal": build_episode("sealed_original_refusal"),
 }
 PATHS = [(kind, path) for kind, ep in EPISODES.items() for path in all_paths(ep)]
@@ -275,6 +277,7 @@ def _path_id(kind: str, path: Path) -> str:
 
 
 # --- the checked property -----------------------------------------------------------------
+
 
 def check_outcome(outcome: object) -> None:
     """The outcome type matches its disposition family and its id reproduces."""
@@ -288,8 +291,12 @@ def check_outcome(outcome: object) -> None:
         assert all(code in REASON_CODES for code in outcome.reason_codes)
         assert len(set(outcome.reason_codes)) == len(outcome.reason_codes)
         families = {REASON_CODES[c][0] for c in outcome.reason_codes}
-        order = ("trace_policy_unsupported", "trace_invalid_input", "trace_identity_mismatch",
-                 "trace_upstream_incomplete")
+        order = (
+            "trace_policy_unsupported",
+            "trace_invalid_input",
+            "trace_identity_mismatch",
+            "trace_upstream_incomplete",
+        )
         assert outcome.practice_disposition.value == next(f for f in order if f in families)
         assert outcome.trace_refusal_id == ind.refusal_id_of_outcome(outcome)
         assert outcome.trace_policy_version == ind.POLICY
@@ -319,8 +326,11 @@ def test_every_field_path_survives_every_hostile_value(kind, path):
             raise AssertionError(f"{name}: {error}") from error
         if isinstance(outcome, SealedPracticeTrace):
             # only a value equal to the original (or not identity-bearing) may still seal
-            assert outcome.trace_id == ind.trace_id(base) or path[-1] == "explanation" or (
-                path[-1] == "max_wallclock_ms"), name
+            assert (
+                outcome.trace_id == ind.trace_id(base)
+                or path[-1] == "explanation"
+                or (path[-1] == "max_wallclock_ms")
+            ), name
 
 
 def test_hostile_values_are_refused_in_id_fields():
@@ -344,8 +354,17 @@ def test_lying_str_subclass_of_the_right_id_is_read_as_its_real_value():
 
 def test_facts_cycles_and_depth_refuse_without_raising():
     base = EPISODES["mixed"]
-    for value in (_cycle_dict(), {"x": _cycle_list()}, {"x": _deep(5000)}, {"x": 1.5},
-                  {"x": math.nan}, {1: "a"}, {"x": 10**30}, {"x": "\udc00"}, {"x": {1, 2}}):
+    for value in (
+        _cycle_dict(),
+        {"x": _cycle_list()},
+        {"x": _deep(5000)},
+        {"x": 1.5},
+        {"x": math.nan},
+        {1: "a"},
+        {"x": 10**30},
+        {"x": "\udc00"},
+        {"x": {1, 2}},
+    ):
         outcome = seal_twice(set_path(base, ("problem_frame", "facts"), value))
         assert isinstance(outcome, PracticeTraceRefusal)
         assert outcome.practice_disposition.value == "trace_invalid_input"
@@ -363,10 +382,19 @@ def test_host_objects_are_not_mutated_by_sealing():
 # --- hypothesis ---------------------------------------------------------------------------
 
 json_like = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8),
-              st.sampled_from(["0" * 64, "attempt-a", "", "eligible", "search_gate.v1"])),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.tuples(inner, inner),
-                            st.dictionaries(st.text(max_size=4), inner, max_size=3)),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(),
+        st.text(max_size=8),
+        st.sampled_from(["0" * 64, "attempt-a", "", "eligible", "search_gate.v1"]),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.tuples(inner, inner),
+        st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    ),
     max_leaves=10,
 )
 anything = st.one_of(
@@ -374,12 +402,12 @@ anything = st.one_of(
     st.binary(max_size=4),
     # by index: hypothesis would hash sampled elements, and some of these refuse to be hashed
     st.integers(0, len(HOSTILE) - 1).map(lambda i: list(HOSTILE.values())[i]),
-    st.builds(SimpleNamespace, text=json_like, start=json_like, end=json_like,
-              sentence_index=json_like),
+    st.builds(
+        SimpleNamespace, text=json_like, start=json_like, end=json_like, sentence_index=json_like
+    ),
     st.sampled_from([SourceSpan("Maya", 0, 4, 0), SourceSpan("gained", 4, 10, None)]),
 )
-substitutions = st.lists(
-    st.tuples(st.sampled_from(PATHS), anything), min_size=1, max_size=3)
+substitutions = st.lists(st.tuples(st.sampled_from(PATHS), anything), min_size=1, max_size=3)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -421,11 +449,19 @@ def test_arbitrary_claimed_trace_input_and_builder(path, value):
         check_outcome(built)
         assert built == seal(ep)
     else:
-        assert built.input_digest == ind.sha({
-            k: ([list(p) for p in getattr(built, k)] if k.endswith("_versions") else
-                list(getattr(built, k)) if isinstance(getattr(built, k), tuple) else
-                getattr(built, k))
-            for k in [f.name for f in dataclasses.fields(built)] if k != "input_digest"})
+        assert built.input_digest == ind.sha(
+            {
+                k: (
+                    [list(p) for p in getattr(built, k)]
+                    if k.endswith("_versions")
+                    else list(getattr(built, k))
+                    if isinstance(getattr(built, k), tuple)
+                    else getattr(built, k)
+                )
+                for k in [f.name for f in dataclasses.fields(built)]
+                if k != "input_digest"
+            }
+        )
         outcome = seal_practice_trace(built, ep)
         check_outcome(outcome)
         assert outcome == seal(ep)

@@ -22,10 +22,12 @@ class _Host:
     """A host record: the fields of ``record`` as attributes, one of which raises ``error``
     when read; every read is counted."""
 
-    def __init__(self, record: object, raising: str | None = None,
-                 error: BaseException | None = None) -> None:
-        object.__setattr__(self, "_values", {f.name: getattr(record, f.name)
-                                              for f in dc.fields(record)})  # type: ignore[arg-type]
+    def __init__(
+        self, record: object, raising: str | None = None, error: BaseException | None = None
+    ) -> None:
+        object.__setattr__(
+            self, "_values", {f.name: getattr(record, f.name) for f in dc.fields(record)}
+        )  # type: ignore[arg-type]
         object.__setattr__(self, "_raising", raising)
         object.__setattr__(self, "_error", error)
         object.__setattr__(self, "reads", {})
@@ -50,7 +52,8 @@ def _many_results(count: int):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("count", [1, 7, 8, 9, 40])
 @pytest.mark.parametrize("position", ["first", "last"])
 def test_a_stop_iteration_in_any_record_is_malformed_never_the_end_of_the_records(
-        count: int, position: str) -> None:
+    count: int, position: str
+) -> None:
     episode = _many_results(count)
     results = list(episode.replay_results)
     index = 0 if position == "first" else count - 1
@@ -58,26 +61,44 @@ def test_a_stop_iteration_in_any_record_is_malformed_never_the_end_of_the_record
     outcome = seal(dc.replace(episode, replay_results=tuple(results)))
     assert isinstance(outcome, PracticeTraceRefusal)
     assert "malformed_replay_result" in outcome.reason_codes
-    assert f"episode.replay_results[{index}] could not read field replay_disposition" \
+    assert (
+        f"episode.replay_results[{index}] could not read field replay_disposition"
         in outcome.explanation
+    )
 
 
-@pytest.mark.parametrize("error", [
-    StopIteration(), StopAsyncIteration(), GeneratorExit(), SystemExit(3), RuntimeError(),
-    RecursionError(), MemoryError(), ValueError(), TypeError(), LookupError(),
-    UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad"), ArithmeticError(), OSError(),
-    BaseException(),
-], ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(
+    "error",
+    [
+        StopIteration(),
+        StopAsyncIteration(),
+        GeneratorExit(),
+        SystemExit(3),
+        RuntimeError(),
+        RecursionError(),
+        MemoryError(),
+        ValueError(),
+        TypeError(),
+        LookupError(),
+        UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad"),
+        ArithmeticError(),
+        OSError(),
+        BaseException(),
+    ],
+    ids=lambda e: type(e).__name__,
+)
 @pytest.mark.parametrize("where", ["residuals", "replay_results", "candidate_attempts"])
 def test_any_exception_while_reading_is_a_malformed_record_at_that_path(
-        error: BaseException, where: str) -> None:
+    error: BaseException, where: str
+) -> None:
     episode = _many_results(9)
     if where == "candidate_attempts":
         run = episode.geometric_search_run
         attempts = list(run.candidate_attempts)
         attempts[4] = _Host(attempts[4], "step_index", error)
-        bad = dc.replace(episode, geometric_search_run=dc.replace(
-            run, candidate_attempts=tuple(attempts)))
+        bad = dc.replace(
+            episode, geometric_search_run=dc.replace(run, candidate_attempts=tuple(attempts))
+        )
         code, path = "malformed_candidate_attempt", "candidate_attempts[4]"
     else:
         items = list(getattr(episode, where))
@@ -98,9 +119,13 @@ def test_each_attribute_of_a_host_record_is_read_exactly_once(count: int) -> Non
     hosts = [_Host(result) for result in episode.replay_results]
     run = episode.geometric_search_run
     attempts = [_Host(attempt) for attempt in run.candidate_attempts]
-    outcome = seal(dc.replace(
-        episode, replay_results=tuple(hosts),
-        geometric_search_run=dc.replace(run, candidate_attempts=tuple(attempts))))
+    outcome = seal(
+        dc.replace(
+            episode,
+            replay_results=tuple(hosts),
+            geometric_search_run=dc.replace(run, candidate_attempts=tuple(attempts)),
+        )
+    )
     assert isinstance(outcome, SealedPracticeTrace)
     assert outcome.trace_id == ind.trace_id(episode)
     for host in (*hosts, *attempts):
@@ -130,8 +155,7 @@ def test_a_record_changed_after_it_was_read_cannot_change_the_outcome() -> None:
 
         def __getattr__(self, name: str) -> object:
             if name == "explanation":
-                object.__setattr__(first, "replay_disposition",
-                                   ReplayDisposition.CONTRACT_REFUSED)
+                object.__setattr__(first, "replay_disposition", ReplayDisposition.CONTRACT_REFUSED)
             return super().__getattr__(name)
 
     results[-1] = Flipper(results[-1])
@@ -146,9 +170,11 @@ def test_the_sealed_trace_holds_copies_not_the_callers_objects() -> None:
     episode = _many_results(3)
     outcome = seal(episode)
     assert isinstance(outcome, SealedPracticeTrace)
-    given = {id(span) for record in (episode.contract_assessment, *episode.residuals,
-                                     *episode.replay_results)
-             for span in record.evidence_spans}
+    given = {
+        id(span)
+        for record in (episode.contract_assessment, *episode.residuals, *episode.replay_results)
+        for span in record.evidence_spans
+    }
     assert given
     assert not any(id(span) in given for span in outcome.evidence_spans)
 
@@ -169,12 +195,14 @@ _EPISODE_RECORDS = {
 }
 
 
-@pytest.mark.parametrize("disposition", ["sealed_candidate_replay_closed",
-                                         "sealed_original_refusal"])
+@pytest.mark.parametrize(
+    "disposition", ["sealed_candidate_replay_closed", "sealed_original_refusal"]
+)
 @pytest.mark.parametrize(("field", "code"), sorted(_EPISODE_RECORDS.items()))
 @pytest.mark.parametrize("error", [RuntimeError(), StopIteration()], ids=["runtime", "stop"])
 def test_an_episode_field_whose_read_raises_is_malformed_never_absent(
-        disposition: str, field: str, code: str, error: BaseException) -> None:
+    disposition: str, field: str, code: str, error: BaseException
+) -> None:
     episode = build_episode(disposition)
 
     class HostEpisode:
@@ -213,9 +241,12 @@ def test_an_object_in_two_places_is_read_once_and_both_get_the_same_copy() -> No
     span_a, span_b = attempt.evidence_spans[0], base.contract_assessment.evidence_spans[0]
     assert span_a != span_b
     # The replay result's id is computed over span B; the attempt's over span A.
-    episode = refresh_ids(dc.replace(
-        base, replay_results=(dc.replace(result, evidence_spans=(span_b,)),
-                              *base.replay_results[1:])))
+    episode = refresh_ids(
+        dc.replace(
+            base,
+            replay_results=(dc.replace(result, evidence_spans=(span_b,)), *base.replay_results[1:]),
+        )
+    )
     run = episode.geometric_search_run
     assert run is not None
     shared = _Shifty(span_a, span_b)
@@ -223,11 +254,15 @@ def test_an_object_in_two_places_is_read_once_and_both_get_the_same_copy() -> No
     object.__getattribute__(host_attempt, "_values")["evidence_spans"] = (shared,)
     host_result = _Host(episode.replay_results[0])
     object.__getattribute__(host_result, "_values")["evidence_spans"] = (shared,)
-    outcome = seal(dc.replace(
-        episode,
-        geometric_search_run=dc.replace(run, candidate_attempts=(
-            host_attempt, *run.candidate_attempts[1:])),
-        replay_results=(host_result, *episode.replay_results[1:])))
+    outcome = seal(
+        dc.replace(
+            episode,
+            geometric_search_run=dc.replace(
+                run, candidate_attempts=(host_attempt, *run.candidate_attempts[1:])
+            ),
+            replay_results=(host_result, *episode.replay_results[1:]),
+        )
+    )
     assert set(shared.reads.values()) == {1}, shared.reads
     # Both places hold span A: the result's id (over B) does not reproduce.
     assert isinstance(outcome, PracticeTraceRefusal)

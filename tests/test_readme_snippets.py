@@ -25,8 +25,13 @@ def test_the_readme_has_the_three_snippets() -> None:
 
 
 def test_the_usage_example_runs() -> None:
-    result = subprocess.run([sys.executable, "-c", _block("build_episode(")],
-                            capture_output=True, text=True, check=False, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-c", _block("build_episode(")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("sealed_candidate_replay_closed ")
 
@@ -38,8 +43,11 @@ def test_the_fixture_examples_pass_under_the_plugin(pytester: pytest.Pytester) -
     assert outcomes.get("failed", 0) == 0, result.stdout.str()
     assert outcomes.get("errors", 0) == 0, result.stdout.str()
     assert outcomes["passed"] >= 3
-    for name in ("test_the_gate_digests_the_fixture_residuals", "test_custom_word_problem",
-                 "test_every_refusal_kind"):
+    for name in (
+        "test_the_gate_digests_the_fixture_residuals",
+        "test_custom_word_problem",
+        "test_every_refusal_kind",
+    ):
         assert f"PASSED test_readme.py::{name}" in result.stdout.str()
 
 
@@ -48,10 +56,30 @@ def test_the_marker_examples_pass_on_the_example_kernel(tmp_path: Path) -> None:
     test = tmp_path / "test_readme_markers.py"
     test.write_text(_block("sealed_trace_forbid_imports"), encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "sealed_trace", "-p", "no:cacheprovider", "-rA",
-         "--rootdir", str(kernel), "-c", str(kernel / "pyproject.toml"), str(test)],
-        capture_output=True, text=True, check=False, cwd=kernel)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "sealed_trace",
+            "-p",
+            "no:cacheprovider",
+            "-rA",
+            "--rootdir",
+            str(kernel),
+            "-c",
+            str(kernel / "pyproject.toml"),
+            str(test),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=kernel,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
-    passed = {line.rpartition("::")[2] for line in result.stdout.splitlines()
-              if line.startswith("PASSED ")}
+    passed = {
+        line.rpartition("::")[2]
+        for line in result.stdout.splitlines()
+        if line.startswith("PASSED ")
+    }
     assert passed == {"test_sealing_import_surface", "test_no_answer_fields"}

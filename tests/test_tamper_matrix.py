@@ -45,7 +45,8 @@ def episode(kind: str):
             "closed": lambda: build_episode("sealed_candidate_replay_closed"),
             "mixed": lambda: build_episode(
                 "sealed_candidate_replay_closed",
-                outcomes=["contract_and_proof_closed", "contract_replay_unavailable"]),
+                outcomes=["contract_and_proof_closed", "contract_replay_unavailable"],
+            ),
             "refusal": lambda: build_episode("sealed_original_refusal"),
             "exhausted": lambda: build_episode("sealed_exhausted_no_candidate"),
         }[kind]()
@@ -75,46 +76,85 @@ def set_path(obj: Any, path: Path, value: Any) -> Any:
 # record label -> (episode kind, path, own id field, code when its id does not reproduce)
 RECORDS: dict[str, tuple[str, Path, str, str]] = {
     "frame": ("closed", ("problem_frame",), "frame_digest", "problem_frame_digest_mismatch"),
-    "assessment": ("closed", ("contract_assessment",), "assessment_id",
-                   "contract_assessment_id_mismatch"),
+    "assessment": (
+        "closed",
+        ("contract_assessment",),
+        "assessment_id",
+        "contract_assessment_id_mismatch",
+    ),
     "residual": ("closed", ("residuals", 0), "residual_id", "residual_id_mismatch"),
     "gate": ("closed", ("search_gate_decision",), "decision_id", "gate_decision_id_mismatch"),
     "budget": ("closed", ("compute_budget_decision",), "budget_id", "budget_id_mismatch"),
     "run": ("closed", ("geometric_search_run",), "run_id", "run_id_mismatch"),
-    "attempt": ("closed", ("geometric_search_run", "candidate_attempts", 1), "attempt_id",
-                "attempt_id_mismatch"),
-    "charge": ("closed", ("geometric_search_run", "candidate_attempts", 0, "budget_charge"),
-               None, "attempt_id_mismatch"),
-    "consumed": ("closed", ("geometric_search_run", "budget_consumed"), None,
-                 "run_id_mismatch"),
-    "run_refusal": ("refusal", ("search_run_refusal",), "outcome_id",
-                    "run_refusal_outcome_id_mismatch"),
+    "attempt": (
+        "closed",
+        ("geometric_search_run", "candidate_attempts", 1),
+        "attempt_id",
+        "attempt_id_mismatch",
+    ),
+    "charge": (
+        "closed",
+        ("geometric_search_run", "candidate_attempts", 0, "budget_charge"),
+        None,
+        "attempt_id_mismatch",
+    ),
+    "consumed": ("closed", ("geometric_search_run", "budget_consumed"), None, "run_id_mismatch"),
+    "run_refusal": (
+        "refusal",
+        ("search_run_refusal",),
+        "outcome_id",
+        "run_refusal_outcome_id_mismatch",
+    ),
     "result": ("mixed", ("replay_results", 0), "replay_result_id", "replay_result_id_mismatch"),
-    "proof_ref": ("mixed", ("replay_results", 0, "proof_replay_refs", 0), None,
-                  "replay_result_id_mismatch"),
-    "replay_refusal": ("mixed", ("replay_refusals", 0), "replay_refusal_id",
-                       "replay_refusal_id_mismatch"),
+    "proof_ref": (
+        "mixed",
+        ("replay_results", 0, "proof_replay_refs", 0),
+        None,
+        "replay_result_id_mismatch",
+    ),
+    "replay_refusal": (
+        "mixed",
+        ("replay_refusals", 0),
+        "replay_refusal_id",
+        "replay_refusal_id_mismatch",
+    ),
 }
 
 #: Fields that are no part of the record's identity, or are covered as their own record.
-NOT_IDENTITY = {"explanation", "max_wallclock_ms", "candidate_attempts", "budget_consumed",
-                "budget_charge", "proof_replay_refs"}
+NOT_IDENTITY = {
+    "explanation",
+    "max_wallclock_ms",
+    "candidate_attempts",
+    "budget_consumed",
+    "budget_charge",
+    "proof_replay_refs",
+}
 VERSION_FIELDS = {
-    ("frame", "frame_schema_version"), ("gate", "policy_version"), ("budget", "policy_version"),
-    ("run", "run_policy_version"), ("run", "schema_version"),
-    ("run_refusal", "run_policy_version"), ("result", "replay_policy_version"),
+    ("frame", "frame_schema_version"),
+    ("gate", "policy_version"),
+    ("budget", "policy_version"),
+    ("run", "run_policy_version"),
+    ("run", "schema_version"),
+    ("run_refusal", "run_policy_version"),
+    ("result", "replay_policy_version"),
     ("replay_refusal", "replay_policy_version"),
 }
 #: Hashed by the gate's input digest, not by the residual's own id.
 GATE_DIGEST_ONLY = {("residual", "family_id"), ("residual", "source_axis")}
 
 MALFORMED_CODE = {
-    "frame": "malformed_problem_frame", "assessment": "malformed_contract_assessment",
-    "residual": "malformed_residual", "gate": "malformed_search_gate_decision",
-    "budget": "malformed_compute_budget_decision", "run": "malformed_geometric_search_run",
-    "attempt": "malformed_candidate_attempt", "charge": "malformed_candidate_attempt",
-    "consumed": "malformed_geometric_search_run", "run_refusal": "malformed_search_run_refusal",
-    "result": "malformed_replay_result", "proof_ref": "malformed_replay_result",
+    "frame": "malformed_problem_frame",
+    "assessment": "malformed_contract_assessment",
+    "residual": "malformed_residual",
+    "gate": "malformed_search_gate_decision",
+    "budget": "malformed_compute_budget_decision",
+    "run": "malformed_geometric_search_run",
+    "attempt": "malformed_candidate_attempt",
+    "charge": "malformed_candidate_attempt",
+    "consumed": "malformed_geometric_search_run",
+    "run_refusal": "malformed_search_run_refusal",
+    "result": "malformed_replay_result",
+    "proof_ref": "malformed_replay_result",
     "replay_refusal": "malformed_replay_refusal",
 }
 
@@ -122,8 +162,9 @@ MALFORMED_CODE = {
 def _record_fields(label: str) -> list[str]:
     kind, path, own, _ = RECORDS[label]
     record = get_path(episode(kind), path)
-    return [f.name for f in dataclasses.fields(record)
-            if f.name not in NOT_IDENTITY and f.name != own]
+    return [
+        f.name for f in dataclasses.fields(record) if f.name not in NOT_IDENTITY and f.name != own
+    ]
 
 
 FIELD_CASES = [(label, name) for label in RECORDS for name in _record_fields(label)]
@@ -203,8 +244,10 @@ def test_untampered_episodes_seal():
 
 # --- (a) change a field, keep the claimed id ----------------------------------------------
 
-@pytest.mark.parametrize(("label", "name"), FIELD_CASES,
-                         ids=[f"{label}.{name}" for label, name in FIELD_CASES])
+
+@pytest.mark.parametrize(
+    ("label", "name"), FIELD_CASES, ids=[f"{label}.{name}" for label, name in FIELD_CASES]
+)
 def test_a_field_changed_id_kept(label, name):
     kind, path, _, id_code = RECORDS[label]
     ep = episode(kind)
@@ -212,7 +255,8 @@ def test_a_field_changed_id_kept(label, name):
     tampered = set_path(ep, (*path, name), changed(label, name, value))
     if (label, name) in GATE_DIGEST_ONLY:
         assert ind.gate_input_digest(tampered.residuals) != (
-            tampered.search_gate_decision.input_digest)
+            tampered.search_gate_decision.input_digest
+        )
         id_code = "gate_residual_mismatch"
     else:
         assert ind.id_mismatches(tampered), "the tamper must break a recomputed id"
@@ -228,8 +272,9 @@ def test_a_field_changed_id_kept(label, name):
     assert id_code in outcome.reason_codes
 
 
-@pytest.mark.parametrize(("label", "name"), FIELD_CASES,
-                         ids=[f"{label}.{name}" for label, name in FIELD_CASES])
+@pytest.mark.parametrize(
+    ("label", "name"), FIELD_CASES, ids=[f"{label}.{name}" for label, name in FIELD_CASES]
+)
 def test_a_field_malformed(label, name):
     kind, path, _, _ = RECORDS[label]
     ep = episode(kind)
@@ -293,8 +338,9 @@ MALFORMED_IDS = {
 }
 
 
-@pytest.mark.parametrize(("label", "name", "code"), ID_CASES,
-                         ids=[f"{label}.{name}" for label, name, _ in ID_CASES])
+@pytest.mark.parametrize(
+    ("label", "name", "code"), ID_CASES, ids=[f"{label}.{name}" for label, name, _ in ID_CASES]
+)
 def test_b_id_changed_to_other_hex(label, name, code):
     kind, path, _, _ = RECORDS[label]
     ep = episode(kind)
@@ -305,8 +351,11 @@ def test_b_id_changed_to_other_hex(label, name, code):
 
 
 @pytest.mark.parametrize("bad", MALFORMED_IDS.values(), ids=MALFORMED_IDS.keys())
-@pytest.mark.parametrize(("label", "name"), [(a, b) for a, b, _ in ID_CASES],
-                         ids=[f"{label}.{name}" for label, name, _ in ID_CASES])
+@pytest.mark.parametrize(
+    ("label", "name"),
+    [(a, b) for a, b, _ in ID_CASES],
+    ids=[f"{label}.{name}" for label, name, _ in ID_CASES],
+)
 def test_b_id_malformed(label, name, bad):
     kind, path, _, _ = RECORDS[label]
     ep = episode(kind)
@@ -316,8 +365,9 @@ def test_b_id_malformed(label, name, bad):
 
 
 @pytest.mark.parametrize("bad", MALFORMED_IDS.values(), ids=MALFORMED_IDS.keys())
-@pytest.mark.parametrize(("label", "name"), ID_TUPLE_CASES,
-                         ids=[f"{a}.{b}" for a, b in ID_TUPLE_CASES])
+@pytest.mark.parametrize(
+    ("label", "name"), ID_TUPLE_CASES, ids=[f"{a}.{b}" for a, b in ID_TUPLE_CASES]
+)
 def test_b_id_in_tuple_malformed(label, name, bad):
     kind, path, _, _ = RECORDS[label]
     ep = episode(kind)
@@ -327,8 +377,9 @@ def test_b_id_in_tuple_malformed(label, name, bad):
     assert MALFORMED_CODE[label] in outcome.reason_codes
 
 
-@pytest.mark.parametrize(("label", "name"), ID_TUPLE_CASES,
-                         ids=[f"{a}.{b}" for a, b in ID_TUPLE_CASES])
+@pytest.mark.parametrize(
+    ("label", "name"), ID_TUPLE_CASES, ids=[f"{a}.{b}" for a, b in ID_TUPLE_CASES]
+)
 def test_b_id_in_tuple_changed_to_other_hex(label, name):
     kind, path, _, _ = RECORDS[label]
     ep = episode(kind)
@@ -347,6 +398,7 @@ def test_b_projection_ids_malformed_nulls_input_digest(name, bad):
 
 
 # --- (c) break one binding, recompute every touched id -----------------------------------
+
 
 def _s(path: Path, value: Any) -> Callable[[Any], Any]:
     return lambda ep: set_path(ep, path, value)
@@ -367,8 +419,10 @@ def _orphan_residual(ep):
 
 
 def _foreign_residual(ep):
-    spec = EpisodeSpec(candidate_organ="fraction_decrease",
-                       missing_bindings=("base_quantity_unbound", "scale_unbound"))
+    spec = EpisodeSpec(
+        candidate_organ="fraction_decrease",
+        missing_bindings=("base_quantity_unbound", "scale_unbound"),
+    )
     foreign = build_episode("sealed_exhausted_no_candidate", spec=spec).residuals[0]
     return replace(ep, residuals=(foreign, *ep.residuals[1:]))
 
@@ -395,8 +449,9 @@ def _swap_attempts(ep):
 
 def _later_parent(ep):
     a1 = ep.geometric_search_run.candidate_attempts[1]
-    return set_path(ep, ("geometric_search_run", "candidate_attempts", 0, "parent_attempt_id"),
-                    a1.attempt_id)
+    return set_path(
+        ep, ("geometric_search_run", "candidate_attempts", 0, "parent_attempt_id"), a1.attempt_id
+    )
 
 
 def _result_names_other_attempt(ep):
@@ -413,119 +468,315 @@ def _result_moved_to_other_attempt(ep):
 def _replay_next_to_run_refusal(ep):
     mixed = episode("mixed")
     schema, policy = version_lists(run=False, replay=True)
-    return replace(ep, replay_results=mixed.replay_results, schema_versions=schema,
-                   policy_versions=policy)
+    return replace(
+        ep, replay_results=mixed.replay_results, schema_versions=schema, policy_versions=policy
+    )
 
 
 MISMATCH, INVALID, INCOMPLETE = (
-    "trace_identity_mismatch", "trace_invalid_input", "trace_upstream_incomplete")
+    "trace_identity_mismatch",
+    "trace_invalid_input",
+    "trace_upstream_incomplete",
+)
 
 # name -> (episode kind, edit, refresh?, disposition, reason code)
 BINDINGS: dict[str, tuple[str, Callable[[Any], Any], bool, str, str]] = {
-    "assessment-frame": ("closed", _s(("contract_assessment", "problem_frame_digest"), OTHER),
-                         True, MISMATCH, "assessment_frame_mismatch"),
-    "assessment-runnable": ("closed", _s(("contract_assessment", "runnable"), True), True,
-                            INVALID, "runnable_contract_assessment"),
-    "residual-organ": ("closed", _s(("residuals", 0, "candidate_organ"), "fraction_decrease"),
-                       True, MISMATCH, "residual_assessment_mismatch"),
-    "residual-spans": ("closed", _s(("residuals", 0, "evidence_spans"), (MAYA,)), True,
-                       MISMATCH, "residual_assessment_mismatch"),
-    "residual-code-foreign": ("closed", _s(("residuals", 0, "residual_code"),
-                                           "quantity_unbound"), True, MISMATCH,
-                              "residual_assessment_mismatch"),
-    "residual-from-other-assessment": ("closed", _foreign_residual, True, MISMATCH,
-                                       "residual_assessment_mismatch"),
+    "assessment-frame": (
+        "closed",
+        _s(("contract_assessment", "problem_frame_digest"), OTHER),
+        True,
+        MISMATCH,
+        "assessment_frame_mismatch",
+    ),
+    "assessment-runnable": (
+        "closed",
+        _s(("contract_assessment", "runnable"), True),
+        True,
+        INVALID,
+        "runnable_contract_assessment",
+    ),
+    "residual-organ": (
+        "closed",
+        _s(("residuals", 0, "candidate_organ"), "fraction_decrease"),
+        True,
+        MISMATCH,
+        "residual_assessment_mismatch",
+    ),
+    "residual-spans": (
+        "closed",
+        _s(("residuals", 0, "evidence_spans"), (MAYA,)),
+        True,
+        MISMATCH,
+        "residual_assessment_mismatch",
+    ),
+    "residual-code-foreign": (
+        "closed",
+        _s(("residuals", 0, "residual_code"), "quantity_unbound"),
+        True,
+        MISMATCH,
+        "residual_assessment_mismatch",
+    ),
+    "residual-from-other-assessment": (
+        "closed",
+        _foreign_residual,
+        True,
+        MISMATCH,
+        "residual_assessment_mismatch",
+    ),
     "residual-code-duplicate": (
-        "closed", lambda ep: set_path(ep, ("residuals", 1, "residual_code"),
-                                      ep.residuals[0].residual_code), True, MISMATCH,
-        "duplicate_residual_code"),
+        "closed",
+        lambda ep: set_path(ep, ("residuals", 1, "residual_code"), ep.residuals[0].residual_code),
+        True,
+        MISMATCH,
+        "duplicate_residual_code",
+    ),
     "residual-order": ("closed", _swap_residuals, True, MISMATCH, "residual_order_violation"),
     "residual-orphan": ("closed", _orphan_residual, True, MISMATCH, "orphan_residual"),
     "residual-missing-for-code": (
-        "closed", lambda ep: set_path(ep, ("contract_assessment", "missing_bindings"),
-                                      (*ep.contract_assessment.missing_bindings,
-                                       "quantity_unbound")), True, INCOMPLETE,
-        "missing_residual"),
-    "residual-named-by-gate-absent": ("closed", lambda ep: replace(
-        ep, residuals=ep.residuals[1:]), True, INCOMPLETE, "missing_residual"),
-    "gate-residual-order": ("closed", lambda ep: set_path(
-        ep, ("search_gate_decision", "residual_ids"),
-        tuple(reversed(ep.search_gate_decision.residual_ids))), True, MISMATCH,
-        "gate_residual_mismatch"),
+        "closed",
+        lambda ep: set_path(
+            ep,
+            ("contract_assessment", "missing_bindings"),
+            (*ep.contract_assessment.missing_bindings, "quantity_unbound"),
+        ),
+        True,
+        INCOMPLETE,
+        "missing_residual",
+    ),
+    "residual-named-by-gate-absent": (
+        "closed",
+        lambda ep: replace(ep, residuals=ep.residuals[1:]),
+        True,
+        INCOMPLETE,
+        "missing_residual",
+    ),
+    "gate-residual-order": (
+        "closed",
+        lambda ep: set_path(
+            ep,
+            ("search_gate_decision", "residual_ids"),
+            tuple(reversed(ep.search_gate_decision.residual_ids)),
+        ),
+        True,
+        MISMATCH,
+        "gate_residual_mismatch",
+    ),
     "gate-input-digest": ("closed", _gate_input, False, MISMATCH, "gate_residual_mismatch"),
-    "budget-gate-id": ("closed", _s(("compute_budget_decision", "gate_decision_id"), OTHER),
-                       True, MISMATCH, "budget_gate_mismatch"),
-    "budget-gate-policy": ("closed", _s(("compute_budget_decision", "gate_policy_version"),
-                                        "search_gate.v0"), True, MISMATCH,
-                           "budget_gate_mismatch"),
-    "budget-gate-input": ("closed", _s(("compute_budget_decision", "gate_input_digest"), OTHER),
-                          True, MISMATCH, "budget_gate_mismatch"),
-    "budget-spans": ("closed", _s(("compute_budget_decision", "evidence_spans"), (MAYA,)),
-                     True, MISMATCH, "budget_gate_mismatch"),
-    "run-frame": ("closed", _s(("geometric_search_run", "problem_frame_digest"), OTHER), True,
-                  MISMATCH, "run_binding_mismatch"),
-    "run-assessment": ("closed", _s(("geometric_search_run", "contract_assessment_id"), OTHER),
-                       True, MISMATCH, "run_binding_mismatch"),
-    "run-residuals": ("closed", lambda ep: set_path(
-        ep, ("geometric_search_run", "residual_ids"),
-        tuple(reversed(ep.geometric_search_run.residual_ids))), True, MISMATCH,
-        "run_binding_mismatch"),
-    "run-gate": ("closed", _s(("geometric_search_run", "gate_decision_id"), OTHER), True,
-                 MISMATCH, "run_binding_mismatch"),
-    "run-budget": ("closed", _s(("geometric_search_run", "budget_id"), OTHER), True, MISMATCH,
-                   "run_binding_mismatch"),
-    "run-gate-not-eligible": ("closed", _s(("search_gate_decision", "status"),
-                                           SearchGateStatus.BLOCKED), True, MISMATCH,
-                              "run_not_authorized"),
-    "run-budget-not-allowed": ("closed", _s(("compute_budget_decision", "status"),
-                                            ComputeBudgetStatus.BUDGET_BLOCKED), True,
-                               MISMATCH, "run_not_authorized"),
-    "run-empty-not-exhausted": ("exhausted", _s(("geometric_search_run", "run_disposition"),
-                                                SearchRunDisposition.CANDIDATE_REPLAY_PENDING),
-                                True, MISMATCH, "run_without_attempts_not_exhausted"),
-    "run-refusal-gate": ("refusal", _s(("search_run_refusal", "gate_decision_id"), OTHER),
-                         True, MISMATCH, "run_refusal_binding_mismatch"),
-    "run-refusal-gate-null": ("refusal", _s(("search_run_refusal", "gate_decision_id"), None),
-                              True, MISMATCH, "run_refusal_binding_mismatch"),
-    "run-refusal-budget": ("refusal", _s(("search_run_refusal", "budget_id"), OTHER), True,
-                           MISMATCH, "run_refusal_binding_mismatch"),
+    "budget-gate-id": (
+        "closed",
+        _s(("compute_budget_decision", "gate_decision_id"), OTHER),
+        True,
+        MISMATCH,
+        "budget_gate_mismatch",
+    ),
+    "budget-gate-policy": (
+        "closed",
+        _s(("compute_budget_decision", "gate_policy_version"), "search_gate.v0"),
+        True,
+        MISMATCH,
+        "budget_gate_mismatch",
+    ),
+    "budget-gate-input": (
+        "closed",
+        _s(("compute_budget_decision", "gate_input_digest"), OTHER),
+        True,
+        MISMATCH,
+        "budget_gate_mismatch",
+    ),
+    "budget-spans": (
+        "closed",
+        _s(("compute_budget_decision", "evidence_spans"), (MAYA,)),
+        True,
+        MISMATCH,
+        "budget_gate_mismatch",
+    ),
+    "run-frame": (
+        "closed",
+        _s(("geometric_search_run", "problem_frame_digest"), OTHER),
+        True,
+        MISMATCH,
+        "run_binding_mismatch",
+    ),
+    "run-assessment": (
+        "closed",
+        _s(("geometric_search_run", "contract_assessment_id"), OTHER),
+        True,
+        MISMATCH,
+        "run_binding_mismatch",
+    ),
+    "run-residuals": (
+        "closed",
+        lambda ep: set_path(
+            ep,
+            ("geometric_search_run", "residual_ids"),
+            tuple(reversed(ep.geometric_search_run.residual_ids)),
+        ),
+        True,
+        MISMATCH,
+        "run_binding_mismatch",
+    ),
+    "run-gate": (
+        "closed",
+        _s(("geometric_search_run", "gate_decision_id"), OTHER),
+        True,
+        MISMATCH,
+        "run_binding_mismatch",
+    ),
+    "run-budget": (
+        "closed",
+        _s(("geometric_search_run", "budget_id"), OTHER),
+        True,
+        MISMATCH,
+        "run_binding_mismatch",
+    ),
+    "run-gate-not-eligible": (
+        "closed",
+        _s(("search_gate_decision", "status"), SearchGateStatus.BLOCKED),
+        True,
+        MISMATCH,
+        "run_not_authorized",
+    ),
+    "run-budget-not-allowed": (
+        "closed",
+        _s(("compute_budget_decision", "status"), ComputeBudgetStatus.BUDGET_BLOCKED),
+        True,
+        MISMATCH,
+        "run_not_authorized",
+    ),
+    "run-empty-not-exhausted": (
+        "exhausted",
+        _s(
+            ("geometric_search_run", "run_disposition"),
+            SearchRunDisposition.CANDIDATE_REPLAY_PENDING,
+        ),
+        True,
+        MISMATCH,
+        "run_without_attempts_not_exhausted",
+    ),
+    "run-refusal-gate": (
+        "refusal",
+        _s(("search_run_refusal", "gate_decision_id"), OTHER),
+        True,
+        MISMATCH,
+        "run_refusal_binding_mismatch",
+    ),
+    "run-refusal-gate-null": (
+        "refusal",
+        _s(("search_run_refusal", "gate_decision_id"), None),
+        True,
+        MISMATCH,
+        "run_refusal_binding_mismatch",
+    ),
+    "run-refusal-budget": (
+        "refusal",
+        _s(("search_run_refusal", "budget_id"), OTHER),
+        True,
+        MISMATCH,
+        "run_refusal_binding_mismatch",
+    ),
     "attempt-order": ("closed", _swap_attempts, True, MISMATCH, "attempt_order_violation"),
-    "attempt-index": ("closed", _s(("geometric_search_run", "candidate_attempts", 1,
-                                    "attempt_index"), 5), True, MISMATCH,
-                      "attempt_order_violation"),
-    "attempt-input": ("closed", _s(("geometric_search_run", "candidate_attempts", 0,
-                                    "input_digest"), OTHER), True, MISMATCH,
-                      "attempt_input_digest_mismatch"),
+    "attempt-index": (
+        "closed",
+        _s(("geometric_search_run", "candidate_attempts", 1, "attempt_index"), 5),
+        True,
+        MISMATCH,
+        "attempt_order_violation",
+    ),
+    "attempt-input": (
+        "closed",
+        _s(("geometric_search_run", "candidate_attempts", 0, "input_digest"), OTHER),
+        True,
+        MISMATCH,
+        "attempt_input_digest_mismatch",
+    ),
     "attempt-duplicate": ("closed", _duplicate_attempt, True, MISMATCH, "duplicate_attempt_id"),
-    "attempt-parent-orphan": ("closed", _s(("geometric_search_run", "candidate_attempts", 0,
-                                            "parent_attempt_id"), OTHER), True, MISMATCH,
-                              "orphan_parent_attempt"),
+    "attempt-parent-orphan": (
+        "closed",
+        _s(("geometric_search_run", "candidate_attempts", 0, "parent_attempt_id"), OTHER),
+        True,
+        MISMATCH,
+        "orphan_parent_attempt",
+    ),
     "attempt-parent-later": ("closed", _later_parent, True, MISMATCH, "orphan_parent_attempt"),
-    "result-run": ("mixed", _s(("replay_results", 0, "run_id"), OTHER), True, MISMATCH,
-                   "orphan_replay_result"),
-    "result-attempt": ("mixed", _s(("replay_results", 0, "attempt_id"), OTHER), True, MISMATCH,
-                       "orphan_replay_result"),
-    "result-candidate": ("mixed", _s(("replay_results", 0, "candidate_digest"), OTHER), True,
-                         MISMATCH, "orphan_replay_result"),
+    "result-run": (
+        "mixed",
+        _s(("replay_results", 0, "run_id"), OTHER),
+        True,
+        MISMATCH,
+        "orphan_replay_result",
+    ),
+    "result-attempt": (
+        "mixed",
+        _s(("replay_results", 0, "attempt_id"), OTHER),
+        True,
+        MISMATCH,
+        "orphan_replay_result",
+    ),
+    "result-candidate": (
+        "mixed",
+        _s(("replay_results", 0, "candidate_digest"), OTHER),
+        True,
+        MISMATCH,
+        "orphan_replay_result",
+    ),
     # the moved result and attempt 1's own result now name one attempt: malformed input
-    "result-other-attempt": ("closed", _result_names_other_attempt, True, INVALID,
-                             "duplicate_replay_record"),
-    "result-from-other-run": ("closed", _foreign_result, True, MISMATCH,
-                              "orphan_replay_result"),
-    "result-next-to-run-refusal": ("refusal", _replay_next_to_run_refusal, True, MISMATCH,
-                                   "orphan_replay_result"),
-    "result-moved-to-other-attempt": ("mixed", _result_moved_to_other_attempt, True, INVALID,
-                                      "duplicate_replay_record"),
-    "refusal-run": ("mixed", _s(("replay_refusals", 0, "run_id"), OTHER), True, MISMATCH,
-                    "orphan_replay_refusal"),
-    "refusal-run-null": ("mixed", _s(("replay_refusals", 0, "run_id"), None), True, MISMATCH,
-                         "orphan_replay_refusal"),
-    "refusal-attempt": ("mixed", _s(("replay_refusals", 0, "attempt_id"), OTHER), True,
-                        MISMATCH, "orphan_replay_refusal"),
-    "refusal-attempt-null": ("mixed", _s(("replay_refusals", 0, "attempt_id"), None), True,
-                             MISMATCH, "orphan_replay_refusal"),
-    "refusal-candidate": ("mixed", _s(("replay_refusals", 0, "candidate_digest"), OTHER), True,
-                          MISMATCH, "orphan_replay_refusal"),
+    "result-other-attempt": (
+        "closed",
+        _result_names_other_attempt,
+        True,
+        INVALID,
+        "duplicate_replay_record",
+    ),
+    "result-from-other-run": ("closed", _foreign_result, True, MISMATCH, "orphan_replay_result"),
+    "result-next-to-run-refusal": (
+        "refusal",
+        _replay_next_to_run_refusal,
+        True,
+        MISMATCH,
+        "orphan_replay_result",
+    ),
+    "result-moved-to-other-attempt": (
+        "mixed",
+        _result_moved_to_other_attempt,
+        True,
+        INVALID,
+        "duplicate_replay_record",
+    ),
+    "refusal-run": (
+        "mixed",
+        _s(("replay_refusals", 0, "run_id"), OTHER),
+        True,
+        MISMATCH,
+        "orphan_replay_refusal",
+    ),
+    "refusal-run-null": (
+        "mixed",
+        _s(("replay_refusals", 0, "run_id"), None),
+        True,
+        MISMATCH,
+        "orphan_replay_refusal",
+    ),
+    "refusal-attempt": (
+        "mixed",
+        _s(("replay_refusals", 0, "attempt_id"), OTHER),
+        True,
+        MISMATCH,
+        "orphan_replay_refusal",
+    ),
+    "refusal-attempt-null": (
+        "mixed",
+        _s(("replay_refusals", 0, "attempt_id"), None),
+        True,
+        MISMATCH,
+        "orphan_replay_refusal",
+    ),
+    "refusal-candidate": (
+        "mixed",
+        _s(("replay_refusals", 0, "candidate_digest"), OTHER),
+        True,
+        MISMATCH,
+        "orphan_replay_refusal",
+    ),
 }
 
 
@@ -546,8 +797,13 @@ def test_c_binding_broken_ids_recomputed(name):
 def test_c_lawful_parent_attempt_seals():
     ep = episode("closed")
     a0 = ep.geometric_search_run.candidate_attempts[0]
-    ep = refresh_ids(set_path(ep, ("geometric_search_run", "candidate_attempts", 1,
-                                   "parent_attempt_id"), a0.attempt_id))
+    ep = refresh_ids(
+        set_path(
+            ep,
+            ("geometric_search_run", "candidate_attempts", 1, "parent_attempt_id"),
+            a0.attempt_id,
+        )
+    )
     assert ind.id_mismatches(ep) == []
     outcome = seal(ep)
     assert isinstance(outcome, SealedPracticeTrace)
@@ -579,8 +835,9 @@ def test_c_residual_kind_change_without_reordering_is_an_order_violation():
 
 def test_c_residual_kind_change_is_not_rechecked_against_the_label_table():
     ep = episode("closed")
-    ep = _resorted(refresh_ids(set_path(ep, ("residuals", 0, "residual_kind"),
-                                        ResidualKind.TARGET_UNBOUND)))
+    ep = _resorted(
+        refresh_ids(set_path(ep, ("residuals", 0, "residual_kind"), ResidualKind.TARGET_UNBOUND))
+    )
     assert ind.id_mismatches(ep) == []
     # content-only residual ids (upstream-records §5) cannot tell this from a lawful residual,
     # but its code no longer matches its kind only per the label table, which the sealer does
@@ -607,6 +864,7 @@ def test_residual_reference_type_is_used():
 
 # --- a refusal's input digest when only non-payload fields are malformed ------------------
 
+
 def _digest_case(label: str, name: str):
     return pytest.param(label, name, id=f"{label}.{name}")
 
@@ -621,4 +879,5 @@ def test_a_malformed_non_payload_field_keeps_the_input_digest(label, name):
     # every §12.1 payload field (the records' own ids, the version lists) is still well formed
     assert outcome.input_digest == ind.input_digest(ep)
     assert outcome.trace_refusal_id == ind.refusal_id(
-        ind.input_digest(ep), "trace_invalid_input", outcome.reason_codes)
+        ind.input_digest(ep), "trace_invalid_input", outcome.reason_codes
+    )

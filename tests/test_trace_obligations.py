@@ -38,9 +38,17 @@ from sealed_trace.reasons import REASON_CODES
 from sealed_trace.upstream import SourceSpan
 
 PUBLIC_API = [
-    "REFUSAL_DISPOSITIONS", "SEALED_DISPOSITIONS", "SEALED_PRACTICE_TRACE_POLICY_VERSION",
-    "PracticeDisposition", "PracticeEpisode", "PracticeTraceInput", "PracticeTraceOutcome",
-    "PracticeTraceRefusal", "SealedPracticeTrace", "build_practice_trace_input", "seal",
+    "REFUSAL_DISPOSITIONS",
+    "SEALED_DISPOSITIONS",
+    "SEALED_PRACTICE_TRACE_POLICY_VERSION",
+    "PracticeDisposition",
+    "PracticeEpisode",
+    "PracticeTraceInput",
+    "PracticeTraceOutcome",
+    "PracticeTraceRefusal",
+    "SealedPracticeTrace",
+    "build_practice_trace_input",
+    "seal",
     "seal_practice_trace",
 ]
 
@@ -72,6 +80,7 @@ def assert_matches_independent(outcome: SealedPracticeTrace, episode) -> None:
 
 # --- 1. public API ------------------------------------------------------------------------
 
+
 def test_01_public_api_of_package_is_exact():
     assert sorted(sealed_trace.__all__) == sorted(PUBLIC_API)
     assert len(sealed_trace.__all__) == len(set(sealed_trace.__all__))
@@ -81,14 +90,28 @@ def test_01_public_api_of_package_is_exact():
 
 def test_01_public_api_of_trace_module_is_exact():
     assert sorted(trace_module.__all__) == sorted(PUBLIC_API)
-    public = {n for n, v in vars(trace_module).items() if not n.startswith("_")
-              and getattr(v, "__module__", None) == trace_module.__name__}
+    public = {
+        n
+        for n, v in vars(trace_module).items()
+        if not n.startswith("_") and getattr(v, "__module__", None) == trace_module.__name__
+    }
     assert public <= set(PUBLIC_API)
 
 
 def test_01_no_selection_or_answer_api_is_exported():
-    words = ("answer", "select", "best", "rank", "score", "winner", "promot", "serve", "pick",
-             "choose", "resolve")
+    words = (
+        "answer",
+        "select",
+        "best",
+        "rank",
+        "score",
+        "winner",
+        "promot",
+        "serve",
+        "pick",
+        "choose",
+        "resolve",
+    )
     for module in (sealed_trace, trace_module):
         for name in dir(module):
             assert not any(w in name.lower() for w in words), name
@@ -96,7 +119,8 @@ def test_01_no_selection_or_answer_api_is_exported():
 
 def test_01_disposition_vocabulary_is_closed():
     assert sorted(d.value for d in PracticeDisposition) == sorted(
-        ind.SEALED_DISPOSITIONS + ind.REFUSAL_DISPOSITIONS)
+        ind.SEALED_DISPOSITIONS + ind.REFUSAL_DISPOSITIONS
+    )
     assert {d.value for d in sealed_trace.SEALED_DISPOSITIONS} == set(ind.SEALED_DISPOSITIONS)
     assert {d.value for d in sealed_trace.REFUSAL_DISPOSITIONS} == set(ind.REFUSAL_DISPOSITIONS)
 
@@ -104,11 +128,15 @@ def test_01_disposition_vocabulary_is_closed():
 def test_01_signatures():
     assert list(inspect.signature(seal).parameters) == ["episode", "explanation"]
     assert list(inspect.signature(seal_practice_trace).parameters) == [
-        "trace_input", "episode", "explanation"]
+        "trace_input",
+        "episode",
+        "explanation",
+    ]
     assert list(inspect.signature(build_practice_trace_input).parameters) == ["episode"]
 
 
 # --- 2. deterministic seal ----------------------------------------------------------------
+
 
 def test_02_valid_chain_seals_deterministically(closed_episode):
     first, second = sealed(closed_episode), sealed(closed_episode)
@@ -130,8 +158,11 @@ def test_02_build_then_seal_practice_trace_equals_seal(closed_episode):
     payload = ind.input_payload(closed_episode)
     for key, value in payload.items():
         got = getattr(built, key)
-        got = [list(p) for p in got] if key.endswith("_versions") else (
-            list(got) if isinstance(got, tuple) else got)
+        got = (
+            [list(p) for p in got]
+            if key.endswith("_versions")
+            else (list(got) if isinstance(got, tuple) else got)
+        )
         assert got == value, key
     assert seal_practice_trace(built, closed_episode) == seal(closed_episode)
 
@@ -145,6 +176,7 @@ def test_02_trace_is_immutable(closed_episode):
 
 
 # --- 3-7. each sealed disposition ---------------------------------------------------------
+
 
 def test_03_to_07_each_disposition_seals(any_sealed_episode):
     outcome = sealed(any_sealed_episode)
@@ -165,8 +197,14 @@ def test_03_any_lawful_run_refusal_is_original_refusal(refusal_episode, run_disp
     from sealed_trace.upstream import SearchRunDisposition
 
     ep = refusal_episode
-    ep = refresh_ids(replace(ep, search_run_refusal=replace(
-        ep.search_run_refusal, run_disposition=SearchRunDisposition(run_disposition))))
+    ep = refresh_ids(
+        replace(
+            ep,
+            search_run_refusal=replace(
+                ep.search_run_refusal, run_disposition=SearchRunDisposition(run_disposition)
+            ),
+        )
+    )
     assert ind.id_mismatches(ep) == []
     outcome = sealed(ep)
     assert outcome.practice_disposition is PracticeDisposition.SEALED_ORIGINAL_REFUSAL
@@ -189,14 +227,24 @@ def test_03_exhausted_run_without_attempts():
         # adapter refusals do not count as lawful candidate replay results (ADR §8.1)
         (["contract_refused", "proof_replay_unavailable"], "sealed_all_candidates_refused"),
         (["invalid_replay_input"], "sealed_replay_unavailable"),
-        (["contract_replay_unavailable", "candidate_identity_mismatch",
-          "unsupported_proof_obligation"], "sealed_replay_unavailable"),
+        (
+            [
+                "contract_replay_unavailable",
+                "candidate_identity_mismatch",
+                "unsupported_proof_obligation",
+            ],
+            "sealed_replay_unavailable",
+        ),
         (["contract_closed_but_proof_refused"], "sealed_contract_closed_proof_refused"),
-        (["contract_refused", "contract_closed_but_proof_refused", "invalid_replay_input"],
-         "sealed_contract_closed_proof_refused"),
+        (
+            ["contract_refused", "contract_closed_but_proof_refused", "invalid_replay_input"],
+            "sealed_contract_closed_proof_refused",
+        ),
         (["contract_and_proof_closed"], "sealed_candidate_replay_closed"),
-        (["contract_closed_but_proof_refused", "contract_and_proof_closed", "contract_refused"],
-         "sealed_candidate_replay_closed"),
+        (
+            ["contract_closed_but_proof_refused", "contract_and_proof_closed", "contract_refused"],
+            "sealed_candidate_replay_closed",
+        ),
     ],
 )
 def test_04_to_07_disposition_derivation(outcomes, expected):
@@ -226,6 +274,7 @@ def test_07_replay_closed_creates_no_answer_field(closed_episode):
 
 # --- 8. missing upstream record -----------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("field", "code"),
     [
@@ -250,8 +299,9 @@ def test_08_missing_run_refuses_as_incomplete(closed_episode):
     assert outcome.reason_codes == ("missing_search_run",)
 
 
-@pytest.mark.parametrize("disposition", ["sealed_candidate_replay_closed",
-                                         "sealed_exhausted_no_candidate"])
+@pytest.mark.parametrize(
+    "disposition", ["sealed_candidate_replay_closed", "sealed_exhausted_no_candidate"]
+)
 def test_08_dropped_run_is_only_missing(disposition):
     ep = build_episode(disposition)
     outcome = refused(replace(ep, geometric_search_run=None))
@@ -275,8 +325,13 @@ def test_08_missing_replay_record_refuses_as_incomplete(closed_episode):
 
 def test_08_no_replay_records_at_all_refuses_as_incomplete(closed_episode):
     schema, policy = version_lists(run=True, replay=False)
-    ep = replace(closed_episode, replay_results=(), replay_refusals=(),
-                 schema_versions=schema, policy_versions=policy)
+    ep = replace(
+        closed_episode,
+        replay_results=(),
+        replay_refusals=(),
+        schema_versions=schema,
+        policy_versions=policy,
+    )
     outcome = refused(ep)
     assert outcome.practice_disposition is PracticeDisposition.TRACE_UPSTREAM_INCOMPLETE
     assert outcome.reason_codes == ("missing_replay_record",)
@@ -289,12 +344,23 @@ def test_08_dropped_residual_the_gate_names_is_missing(closed_episode):
     assert set(outcome.reason_codes) == {"missing_residual"}
 
 
-@pytest.mark.parametrize("field", ["residuals", "replay_results", "replay_refusals",
-                                   "schema_versions", "policy_versions",
-                                   "trace_policy_version"])
+@pytest.mark.parametrize(
+    "field",
+    [
+        "residuals",
+        "replay_results",
+        "replay_refusals",
+        "schema_versions",
+        "policy_versions",
+        "trace_policy_version",
+    ],
+)
 def test_08_absent_episode_array_is_malformed_input(closed_episode, field):
-    values = {f.name: getattr(closed_episode, f.name)
-              for f in dataclasses.fields(closed_episode) if f.name != field}
+    values = {
+        f.name: getattr(closed_episode, f.name)
+        for f in dataclasses.fields(closed_episode)
+        if f.name != field
+    }
     outcome = refused(SimpleNamespace(**values))
     assert outcome.practice_disposition is PracticeDisposition.TRACE_INVALID_INPUT
     assert "missing_episode_field" in outcome.reason_codes
@@ -316,8 +382,9 @@ OTHER = ind.sha({"other": 1})
 )
 def test_09_forged_ids_refuse_as_mismatch(closed_episode, path, code):
     record, field = path
-    ep = replace(closed_episode, **{record: replace(getattr(closed_episode, record),
-                                                    **{field: OTHER})})
+    ep = replace(
+        closed_episode, **{record: replace(getattr(closed_episode, record), **{field: OTHER})}
+    )
     outcome = refused(ep)
     assert outcome.practice_disposition is PracticeDisposition.TRACE_IDENTITY_MISMATCH
     assert code in outcome.reason_codes
@@ -346,11 +413,16 @@ def test_09_equal_claimed_strings_are_not_enough(closed_episode):
 
 # --- 10. orphan replay result / refusal --------------------------------------------------
 
+
 def _foreign_episode(outcomes):
     spec = EpisodeSpec(operator_set_id="other.operators")
-    return build_episode("sealed_candidate_replay_closed" if "contract_and_proof_closed"
-                         in outcomes else "sealed_replay_unavailable", outcomes=outcomes,
-                         spec=spec)
+    return build_episode(
+        "sealed_candidate_replay_closed"
+        if "contract_and_proof_closed" in outcomes
+        else "sealed_replay_unavailable",
+        outcomes=outcomes,
+        spec=spec,
+    )
 
 
 def test_10_orphan_replay_result_from_another_run(closed_episode):
@@ -373,8 +445,12 @@ def test_10_orphan_replay_refusal_from_another_run(mixed_episode):
 @pytest.mark.parametrize("kind", ["replay_results", "replay_refusals"])
 def test_10_replay_record_next_to_a_run_refusal_is_orphan(refusal_episode, mixed_episode, kind):
     schema, policy = version_lists(run=False, replay=True)
-    ep = replace(refusal_episode, schema_versions=schema, policy_versions=policy,
-                 **{kind: getattr(mixed_episode, kind)})
+    ep = replace(
+        refusal_episode,
+        schema_versions=schema,
+        policy_versions=policy,
+        **{kind: getattr(mixed_episode, kind)},
+    )
     outcome = refused(ep)
     assert outcome.practice_disposition is PracticeDisposition.TRACE_IDENTITY_MISMATCH
     orphan = "orphan_replay_result" if kind == "replay_results" else "orphan_replay_refusal"
@@ -384,8 +460,9 @@ def test_10_replay_record_next_to_a_run_refusal_is_orphan(refusal_episode, mixed
 def test_10_two_replay_records_for_one_attempt_is_malformed(mixed_episode):
     refusal = mixed_episode.replay_refusals[0]
     attempt0 = mixed_episode.geometric_search_run.candidate_attempts[0]
-    dup = replace(refusal, attempt_id=attempt0.attempt_id,
-                  candidate_digest=attempt0.candidate_digest)
+    dup = replace(
+        refusal, attempt_id=attempt0.attempt_id, candidate_digest=attempt0.candidate_digest
+    )
     dup = replace(dup, replay_refusal_id=ind.replay_refusal_id(dup))
     ep = replace(mixed_episode, replay_refusals=(refusal, dup))
     outcome = refused(ep)
@@ -395,13 +472,15 @@ def test_10_two_replay_records_for_one_attempt_is_malformed(mixed_episode):
 
 # --- 11. disagreement ---------------------------------------------------------------------
 
+
 @pytest.fixture
 def disagreement():
-    ep = build_episode("sealed_candidate_replay_closed",
-                       outcomes=["contract_and_proof_closed", "contract_and_proof_closed"])
+    ep = build_episode(
+        "sealed_candidate_replay_closed",
+        outcomes=["contract_and_proof_closed", "contract_and_proof_closed"],
+    )
     a, b = ep.replay_results
-    assert a.replay_disposition.value == b.replay_disposition.value == (
-        "contract_and_proof_closed")
+    assert a.replay_disposition.value == b.replay_disposition.value == ("contract_and_proof_closed")
     assert a.candidate_digest != b.candidate_digest  # two closed candidates that disagree
     assert a.evidence_spans != b.evidence_spans
     return ep
@@ -431,14 +510,24 @@ def test_11_no_selection_api_or_field(disagreement):
     outcome = sealed(disagreement)
     public = {n for n in dir(outcome) if not n.startswith("_")}
     assert public == set(ind.SEALED_FIELDS)
-    for name in ("selected_candidate", "best_candidate", "winner", "answer", "rank", "score",
-                 "disagreement", "select", "resolve"):
+    for name in (
+        "selected_candidate",
+        "best_candidate",
+        "winner",
+        "answer",
+        "rank",
+        "score",
+        "disagreement",
+        "select",
+        "resolve",
+    ):
         assert not hasattr(outcome, name)
         assert not hasattr(SealedPracticeTrace, name)
         assert not hasattr(sealed_trace, name)
 
 
 # --- 12-13. evidence spans ----------------------------------------------------------------
+
 
 def test_12_duplicate_spans_are_preserved():
     spec = EpisodeSpec(assessment_spans=("gained", "gained"), attempt_spans=("gained",))
@@ -489,8 +578,7 @@ def test_13_attempt_span_reorder_changes_trace_id():
 )
 def test_12_inexact_copied_span_is_invalid_input(closed_episode, bad):
     a = closed_episode.contract_assessment
-    ep = refresh_ids(replace(closed_episode, contract_assessment=replace(
-        a, evidence_spans=(bad,))))
+    ep = refresh_ids(replace(closed_episode, contract_assessment=replace(a, evidence_spans=(bad,))))
     outcome = refused(ep)
     assert outcome.practice_disposition is PracticeDisposition.TRACE_INVALID_INPUT
     assert "inexact_evidence_span" in outcome.reason_codes
@@ -498,16 +586,25 @@ def test_12_inexact_copied_span_is_invalid_input(closed_episode, bad):
 
 @pytest.mark.parametrize(
     "bad",
-    [SourceSpan("gained", 10, 4, 0), SourceSpan("gained", -1, 4, 0), SourceSpan(1, 4, 10, 0),
-     SourceSpan("gained", True, 10, 0), SourceSpan("gained", 4, 10, "0"),
-     SourceSpan("gained", 4.0, 10, 0)],
+    [
+        SourceSpan("gained", 10, 4, 0),
+        SourceSpan("gained", -1, 4, 0),
+        SourceSpan(1, 4, 10, 0),
+        SourceSpan("gained", True, 10, 0),
+        SourceSpan("gained", 4, 10, "0"),
+        SourceSpan("gained", 4.0, 10, 0),
+    ],
     ids=["reversed", "negative", "text-int", "bool-start", "str-index", "float-start"],
 )
 def test_12_malformed_span_is_invalid_input(closed_episode, bad):
     run = closed_episode.geometric_search_run
     attempt = replace(run.candidate_attempts[0], evidence_spans=(bad,))
-    ep = replace(closed_episode, geometric_search_run=replace(
-        run, candidate_attempts=(attempt, *run.candidate_attempts[1:])))
+    ep = replace(
+        closed_episode,
+        geometric_search_run=replace(
+            run, candidate_attempts=(attempt, *run.candidate_attempts[1:])
+        ),
+    )
     outcome = refused(ep)
     assert outcome.practice_disposition is PracticeDisposition.TRACE_INVALID_INPUT
     assert "malformed_evidence_span" in outcome.reason_codes
@@ -515,14 +612,16 @@ def test_12_malformed_span_is_invalid_input(closed_episode, bad):
 
 def test_12_span_list_must_be_a_tuple(closed_episode):
     a = closed_episode.contract_assessment
-    ep = replace(closed_episode, contract_assessment=replace(
-        a, evidence_spans=list(a.evidence_spans)))
+    ep = replace(
+        closed_episode, contract_assessment=replace(a, evidence_spans=list(a.evidence_spans))
+    )
     outcome = refused(ep)
     assert outcome.practice_disposition is PracticeDisposition.TRACE_INVALID_INPUT
     assert "malformed_evidence_span" in outcome.reason_codes
 
 
 # --- 14-15. ids exclude prose, time, environment, paths --------------------------------
+
 
 def _reworded(value):
     """Every ``explanation`` in a record tree replaced by other prose."""
@@ -547,7 +646,8 @@ def test_14_record_explanations_do_not_enter_any_id(any_sealed_episode):
 def test_14_budget_wallclock_does_not_enter_any_id(closed_episode):
     budget = replace(closed_episode.compute_budget_decision, max_wallclock_ms=60_000)
     assert sealed(replace(closed_episode, compute_budget_decision=budget)).trace_id == (
-        sealed(closed_episode).trace_id)
+        sealed(closed_episode).trace_id
+    )
 
 
 def test_14_ids_do_not_depend_on_time_env_cwd_or_process(closed_episode, monkeypatch, tmp_path):
@@ -569,8 +669,9 @@ def test_14_trace_id_is_the_section_12_2_payload(closed_episode):
     payload = ind.trace_payload(closed_episode)
     assert set(payload) == {"trace_id", *ind.SEALED_FIELDS} - {"explanation"}
     assert outcome.trace_id == ind.sha(payload)
-    assert outcome.upstream_identity_chain == outcome.trace_records == tuple(
-        ind.chain(closed_episode))
+    assert (
+        outcome.upstream_identity_chain == outcome.trace_records == tuple(ind.chain(closed_episode))
+    )
     assert outcome.created_by_policy == "sealed_practice_trace.v1"
     # The process id appears nowhere as a token of its own (hex ids may contain its digits).
     pid = re.escape(str(os.getpid()))
@@ -593,7 +694,8 @@ def test_15_refusal_explanation_is_not_in_its_id(closed_episode):
     outcome = refused(replace(closed_episode, problem_frame=None))
     assert outcome.explanation
     assert outcome.trace_refusal_id == ind.refusal_id(
-        outcome.input_digest, outcome.practice_disposition.value, outcome.reason_codes)
+        outcome.input_digest, outcome.practice_disposition.value, outcome.reason_codes
+    )
     assert outcome.trace_refusal_id == ind.refusal_id_of_outcome(outcome)
 
 
@@ -605,6 +707,7 @@ def test_15_non_string_explanation_refuses(closed_episode):
 
 # --- 16. forbidden fields -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("cls", [SealedPracticeTrace, PracticeTraceRefusal])
 def test_16_no_forbidden_field_on_either_outcome_type(cls):
     names = {f.name for f in dataclasses.fields(cls)}
@@ -615,13 +718,22 @@ def test_16_no_forbidden_field_on_either_outcome_type(cls):
 
 def test_16_outcome_fields_are_exactly_the_adr_lists():
     assert [f.name for f in dataclasses.fields(SealedPracticeTrace)] == list(ind.SEALED_FIELDS)
-    assert [f.name for f in dataclasses.fields(PracticeTraceRefusal)] == list(
-        ind.REFUSAL_FIELDS)
+    assert [f.name for f in dataclasses.fields(PracticeTraceRefusal)] == list(ind.REFUSAL_FIELDS)
     assert [f.name for f in dataclasses.fields(PracticeTraceInput)] == [
-        "input_digest", "trace_policy_version", "problem_frame_digest",
-        "original_contract_assessment_id", "residual_ids", "search_gate_decision_id",
-        "compute_budget_id", "geometric_search_run_id", "candidate_attempt_ids",
-        "replay_result_ids", "replay_refusal_ids", "schema_versions", "policy_versions"]
+        "input_digest",
+        "trace_policy_version",
+        "problem_frame_digest",
+        "original_contract_assessment_id",
+        "residual_ids",
+        "search_gate_decision_id",
+        "compute_budget_id",
+        "geometric_search_run_id",
+        "candidate_attempt_ids",
+        "replay_result_ids",
+        "replay_refusal_ids",
+        "schema_versions",
+        "policy_versions",
+    ]
 
 
 @pytest.mark.parametrize("cls", [SealedPracticeTrace, PracticeTraceRefusal, PracticeTraceInput])
@@ -633,9 +745,16 @@ def test_16_outcome_types_are_frozen_and_slotted(cls):
 
 # --- type table (ADR §8) ------------------------------------------------------------------
 
+
 def _refusal_kwargs(disposition):
-    return dict(trace_refusal_id="0" * 64, trace_policy_version=ind.POLICY, input_digest=None,
-                practice_disposition=disposition, reason_codes=(), explanation="")
+    return dict(
+        trace_refusal_id="0" * 64,
+        trace_policy_version=ind.POLICY,
+        input_digest=None,
+        practice_disposition=disposition,
+        reason_codes=(),
+        explanation="",
+    )
 
 
 @pytest.mark.parametrize("value", ind.REFUSAL_DISPOSITIONS)
@@ -669,6 +788,7 @@ def test_type_table_each_outcome_admits_its_own(closed_episode):
 
 # --- refusal precedence (sealing-policy §6) and input digest ----------------------------
 
+
 def test_precedence_policy_beats_invalid_and_mismatch(closed_episode):
     gate = replace(closed_episode.search_gate_decision, policy_version="search_gate.v2")
     frame = replace(closed_episode.problem_frame, frame_digest="not-hex")
@@ -682,19 +802,27 @@ def test_precedence_policy_beats_invalid_and_mismatch(closed_episode):
 def test_precedence_invalid_beats_mismatch_and_incomplete(closed_episode):
     gate = replace(closed_episode.search_gate_decision, decision_id=OTHER)
     budget = replace(closed_episode.compute_budget_decision, budget_id="ABC")
-    ep = replace(closed_episode, search_gate_decision=gate, compute_budget_decision=budget,
-                 problem_frame=None)
+    ep = replace(
+        closed_episode,
+        search_gate_decision=gate,
+        compute_budget_decision=budget,
+        problem_frame=None,
+    )
     outcome = refused(ep)
     assert outcome.practice_disposition is PracticeDisposition.TRACE_INVALID_INPUT
-    assert {"malformed_compute_budget_decision", "gate_decision_id_mismatch",
-            "missing_problem_frame"} <= set(outcome.reason_codes)
+    assert {
+        "malformed_compute_budget_decision",
+        "gate_decision_id_mismatch",
+        "missing_problem_frame",
+    } <= set(outcome.reason_codes)
     assert outcome.input_digest is None
 
 
 def test_precedence_mismatch_beats_incomplete(closed_episode):
     gate = replace(closed_episode.search_gate_decision, decision_id=OTHER)
-    ep = replace(closed_episode, search_gate_decision=gate,
-                 replay_results=closed_episode.replay_results[:1])
+    ep = replace(
+        closed_episode, search_gate_decision=gate, replay_results=closed_episode.replay_results[:1]
+    )
     outcome = refused(ep)
     assert outcome.practice_disposition is PracticeDisposition.TRACE_IDENTITY_MISMATCH
     assert {"gate_decision_id_mismatch", "missing_replay_record"} <= set(outcome.reason_codes)
@@ -707,18 +835,25 @@ def test_precedence_reason_codes_are_unique_and_documented(closed_episode):
     assert len(outcome.reason_codes) == len(set(outcome.reason_codes))
     assert all(code in REASON_CODES for code in outcome.reason_codes)
     families = [REASON_CODES[c][0] for c in outcome.reason_codes]
-    order = ["trace_policy_unsupported", "trace_invalid_input", "trace_identity_mismatch",
-             "trace_upstream_incomplete"]
+    order = [
+        "trace_policy_unsupported",
+        "trace_invalid_input",
+        "trace_identity_mismatch",
+        "trace_upstream_incomplete",
+    ]
     assert outcome.practice_disposition.value == min(families, key=order.index)
 
 
 def test_refusal_input_digest_is_recomputed_when_structure_is_valid(closed_episode):
-    ep = replace(closed_episode, search_gate_decision=replace(
-        closed_episode.search_gate_decision, decision_id=OTHER))
+    ep = replace(
+        closed_episode,
+        search_gate_decision=replace(closed_episode.search_gate_decision, decision_id=OTHER),
+    )
     outcome = refused(ep)
     assert outcome.input_digest == ind.input_digest(ep)
     assert outcome.trace_refusal_id == ind.refusal_id(
-        ind.input_digest(ep), "trace_identity_mismatch", outcome.reason_codes)
+        ind.input_digest(ep), "trace_identity_mismatch", outcome.reason_codes
+    )
 
 
 @pytest.mark.parametrize(
@@ -731,15 +866,16 @@ def test_refusal_input_digest_is_recomputed_when_structure_is_valid(closed_episo
         ("geometric_search_run", "run_id", 7),
     ],
 )
-def test_refusal_input_digest_is_null_when_an_id_is_malformed(closed_episode, record, field,
-                                                              value):
-    ep = replace(closed_episode, **{record: replace(getattr(closed_episode, record),
-                                                    **{field: value})})
+def test_refusal_input_digest_is_null_when_an_id_is_malformed(closed_episode, record, field, value):
+    ep = replace(
+        closed_episode, **{record: replace(getattr(closed_episode, record), **{field: value})}
+    )
     outcome = refused(ep)
     assert outcome.practice_disposition is PracticeDisposition.TRACE_INVALID_INPUT
     assert outcome.input_digest is None
-    assert outcome.trace_refusal_id == ind.refusal_id(None, "trace_invalid_input",
-                                                      outcome.reason_codes)
+    assert outcome.trace_refusal_id == ind.refusal_id(
+        None, "trace_invalid_input", outcome.reason_codes
+    )
 
 
 def test_refusal_input_digest_is_not_copied_from_the_caller(closed_episode):
@@ -760,6 +896,7 @@ def test_refusal_policy_version_is_the_sealers_own(closed_episode):
 
 
 # --- claimed trace input (ADR §6.1 item 13) ----------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("field", "value"),
@@ -804,6 +941,7 @@ def test_build_practice_trace_input_refuses_like_seal(closed_episode):
 
 # --- versions (ADR §6.1 items 10-11) ------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("mutate", "disposition", "code"),
     [
@@ -811,17 +949,34 @@ def test_build_practice_trace_input_refuses_like_seal(closed_episode):
         (lambda s: (*s, s[-1]), "trace_invalid_input", "duplicate_version_entry"),
         (lambda s: tuple(reversed(s)), "trace_invalid_input", "unordered_version_entries"),
         # sealing-policy §9: an unknown name carries a value outside the manifest
-        (lambda s: (*s, ("zz_extra", "zz.v1")), "trace_policy_unsupported",
-         "unexpected_version_entry"),
-        (lambda s: (*s, ("zz_extra", "zz.v1")), "trace_policy_unsupported",
-         "unsupported_version_entry"),
+        (
+            lambda s: (*s, ("zz_extra", "zz.v1")),
+            "trace_policy_unsupported",
+            "unexpected_version_entry",
+        ),
+        (
+            lambda s: (*s, ("zz_extra", "zz.v1")),
+            "trace_policy_unsupported",
+            "unsupported_version_entry",
+        ),
         (lambda s: list(s), "trace_invalid_input", "malformed_version_list"),
         (lambda s: ((s[0][0], ""), *s[1:]), "trace_invalid_input", "malformed_version_list"),
-        (lambda s: ((s[0][0], s[0][1] + "x"), *s[1:]), "trace_policy_unsupported",
-         "unsupported_version_entry"),
+        (
+            lambda s: ((s[0][0], s[0][1] + "x"), *s[1:]),
+            "trace_policy_unsupported",
+            "unsupported_version_entry",
+        ),
     ],
-    ids=["missing", "duplicate", "reordered", "extra", "extra-value", "list", "empty",
-         "unsupported"],
+    ids=[
+        "missing",
+        "duplicate",
+        "reordered",
+        "extra",
+        "extra-value",
+        "list",
+        "empty",
+        "unsupported",
+    ],
 )
 @pytest.mark.parametrize("attr", ["schema_versions", "policy_versions"])
 def test_version_lists(closed_episode, attr, mutate, disposition, code):
@@ -837,8 +992,11 @@ def test_every_entry_is_judged_even_next_to_a_malformed_one(closed_episode, attr
     entries = list(getattr(closed_episode, attr))
     unsupported = (entries[-1][0], entries[-1][1] + "x")
     malformed = (entries[0][0], "")
-    mutated = ((malformed, *entries[1:-1], unsupported) if position == "after"
-               else (unsupported, *entries[1:-1], malformed))
+    mutated = (
+        (malformed, *entries[1:-1], unsupported)
+        if position == "after"
+        else (unsupported, *entries[1:-1], malformed)
+    )
     outcome = refused(replace(closed_episode, **{attr: mutated}))
     assert outcome.practice_disposition.value == "trace_policy_unsupported"
     assert "malformed_version_list" in outcome.reason_codes
@@ -862,16 +1020,28 @@ def test_replay_policy_entry_only_when_replay_records_exist():
 
 # --- host records, structural typing, no mutation ---------------------------------------
 
+
 def _host_types():
     """Frozen dataclasses of a host project, same names and fields as the reference types."""
     import sealed_trace.builder as builder_module
 
     types = {}
-    for name in ("SourceSpan", "ContractResidual", "SearchGateDecision",
-                 "ComputeBudgetDecision", "CandidateAttempt", "GeometricSearchRun",
-                 "ReplayAdapterResult", "ReplayAdapterRefusal", "BudgetCharge",
-                 "BudgetConsumed", "ProofReplayRef", "SearchRunRefusal",
-                 "ContractAssessmentProjection", "ProblemFrameProjection"):
+    for name in (
+        "SourceSpan",
+        "ContractResidual",
+        "SearchGateDecision",
+        "ComputeBudgetDecision",
+        "CandidateAttempt",
+        "GeometricSearchRun",
+        "ReplayAdapterResult",
+        "ReplayAdapterRefusal",
+        "BudgetCharge",
+        "BudgetConsumed",
+        "ProofReplayRef",
+        "SearchRunRefusal",
+        "ContractAssessmentProjection",
+        "ProblemFrameProjection",
+    ):
         ref = getattr(builder_module, name)
         fields = [(f.name, object) for f in dataclasses.fields(ref)]
         types[name] = dataclasses.make_dataclass("Host" + name, fields, frozen=True)
@@ -889,8 +1059,9 @@ def test_enum_fields_may_be_string_values(closed_episode):
         if isinstance(value, PracticeDisposition):
             return value
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return replace(value, **{f.name: strip(getattr(value, f.name))
-                                     for f in dataclasses.fields(value)})
+            return replace(
+                value, **{f.name: strip(getattr(value, f.name)) for f in dataclasses.fields(value)}
+            )
         if isinstance(value, tuple):
             return tuple(strip(v) for v in value)
         if isinstance(value, str) and type(value) is not str:
@@ -905,8 +1076,9 @@ def test_enum_fields_may_be_string_values(closed_episode):
 def test_mutable_host_records_are_not_mutated(closed_episode):
     def ns(value):
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return SimpleNamespace(**{f.name: ns(getattr(value, f.name))
-                                      for f in dataclasses.fields(value)})
+            return SimpleNamespace(
+                **{f.name: ns(getattr(value, f.name)) for f in dataclasses.fields(value)}
+            )
         if isinstance(value, tuple):
             return tuple(ns(v) for v in value)
         return value
@@ -941,16 +1113,24 @@ ZZZ = SourceSpan("zzz", 0, 3, 0)  # well formed, not exact in the problem text
 def test_inexact_span_in_any_copied_record_is_invalid(closed_episode, path):
     ep = closed_episode
     if path[0] == "residuals":
-        ep = replace(ep, residuals=(replace(ep.residuals[0], evidence_spans=(ZZZ,)),
-                                    *ep.residuals[1:]))
+        ep = replace(
+            ep, residuals=(replace(ep.residuals[0], evidence_spans=(ZZZ,)), *ep.residuals[1:])
+        )
     elif path[0] == "attempt":
         run = ep.geometric_search_run
-        attempts = (replace(run.candidate_attempts[0], evidence_spans=(ZZZ,)),
-                    *run.candidate_attempts[1:])
+        attempts = (
+            replace(run.candidate_attempts[0], evidence_spans=(ZZZ,)),
+            *run.candidate_attempts[1:],
+        )
         ep = replace(ep, geometric_search_run=replace(run, candidate_attempts=attempts))
     else:
-        ep = replace(ep, replay_results=(replace(ep.replay_results[0], evidence_spans=(ZZZ,)),
-                                         *ep.replay_results[1:]))
+        ep = replace(
+            ep,
+            replay_results=(
+                replace(ep.replay_results[0], evidence_spans=(ZZZ,)),
+                *ep.replay_results[1:],
+            ),
+        )
     ep = refresh_ids(ep)
     assert ind.id_mismatches(ep) == []
     outcome = refused(ep)
@@ -961,8 +1141,9 @@ def test_inexact_span_in_any_copied_record_is_invalid(closed_episode, path):
 def test_gate_and_budget_spans_need_not_be_exact(closed_episode):
     gate = replace(closed_episode.search_gate_decision, evidence_spans=(ZZZ,))
     budget = replace(closed_episode.compute_budget_decision, evidence_spans=(ZZZ,))
-    ep = refresh_ids(replace(closed_episode, search_gate_decision=gate,
-                             compute_budget_decision=budget))
+    ep = refresh_ids(
+        replace(closed_episode, search_gate_decision=gate, compute_budget_decision=budget)
+    )
     outcome = sealed(ep)
     assert ZZZ not in outcome.evidence_spans
     assert_matches_independent(outcome, ep)
@@ -972,18 +1153,28 @@ def test_empty_residual_context_seals_as_original_refusal(refusal_episode):
     from sealed_trace.upstream import ComputeBudgetStatus, SearchGateStatus
 
     r = refusal_episode
-    ep = refresh_ids(replace(
-        r,
-        contract_assessment=replace(r.contract_assessment, missing_bindings=(),
-                                    unresolved_hazards=()),
-        residuals=(),
-        search_gate_decision=replace(
-            r.search_gate_decision, residual_ids=(), status=SearchGateStatus.UNASSESSABLE,
-            reason_code="unassessable_empty_context", evidence_spans=(), candidate_organ=None),
-        compute_budget_decision=replace(
-            r.compute_budget_decision, evidence_spans=(),
-            status=ComputeBudgetStatus.BUDGET_UNASSESSABLE),
-    ))
+    ep = refresh_ids(
+        replace(
+            r,
+            contract_assessment=replace(
+                r.contract_assessment, missing_bindings=(), unresolved_hazards=()
+            ),
+            residuals=(),
+            search_gate_decision=replace(
+                r.search_gate_decision,
+                residual_ids=(),
+                status=SearchGateStatus.UNASSESSABLE,
+                reason_code="unassessable_empty_context",
+                evidence_spans=(),
+                candidate_organ=None,
+            ),
+            compute_budget_decision=replace(
+                r.compute_budget_decision,
+                evidence_spans=(),
+                status=ComputeBudgetStatus.BUDGET_UNASSESSABLE,
+            ),
+        )
+    )
     assert ind.id_mismatches(ep) == []
     assert ep.search_gate_decision.input_digest == ind.gate_input_digest(())
     outcome = sealed(ep)
@@ -1018,8 +1209,7 @@ def test_claimed_input_cannot_lie_through_a_str_subclass(closed_episode):
 
 def test_claimed_input_may_be_a_host_object(closed_episode):
     built = build_practice_trace_input(closed_episode)
-    host = SimpleNamespace(**{f.name: getattr(built, f.name)
-                              for f in dataclasses.fields(built)})
+    host = SimpleNamespace(**{f.name: getattr(built, f.name) for f in dataclasses.fields(built)})
     assert seal_practice_trace(host, closed_episode) == seal(closed_episode)
 
 
@@ -1027,12 +1217,17 @@ def test_trace_records_and_chain_carry_every_upstream_id(mixed_episode):
     outcome = sealed(mixed_episode)
     ep = mixed_episode
     run = ep.geometric_search_run
-    expected = (ep.problem_frame.frame_digest, ep.contract_assessment.assessment_id,
-                *(r.residual_id for r in ep.residuals), ep.search_gate_decision.decision_id,
-                ep.compute_budget_decision.budget_id, run.run_id,
-                *(a.attempt_id for a in run.candidate_attempts),
-                *(x.replay_result_id for x in ep.replay_results),
-                *(x.replay_refusal_id for x in ep.replay_refusals))
+    expected = (
+        ep.problem_frame.frame_digest,
+        ep.contract_assessment.assessment_id,
+        *(r.residual_id for r in ep.residuals),
+        ep.search_gate_decision.decision_id,
+        ep.compute_budget_decision.budget_id,
+        run.run_id,
+        *(a.attempt_id for a in run.candidate_attempts),
+        *(x.replay_result_id for x in ep.replay_results),
+        *(x.replay_refusal_id for x in ep.replay_refusals),
+    )
     assert outcome.upstream_identity_chain == expected
     assert outcome.trace_records == expected
     for value in expected:  # every id in the chain reproduces independently
@@ -1042,8 +1237,12 @@ def test_trace_records_and_chain_carry_every_upstream_id(mixed_episode):
 
 def test_non_ascii_text_is_hashed_raw_at_trace_level():
     text = "Zoë 🎉 had 12 marbles. She gained 5 more marbles at recess. How many now?"
-    spec = EpisodeSpec(problem_text=text, facts={"actors": ["Zoë"], "note": "数"},
-                       assessment_spans=("gained", "Zoë 🎉"), attempt_spans=("5 more marbles",))
+    spec = EpisodeSpec(
+        problem_text=text,
+        facts={"actors": ["Zoë"], "note": "数"},
+        assessment_spans=("gained", "Zoë 🎉"),
+        attempt_spans=("5 more marbles",),
+    )
     ep = build_episode(spec=spec)
     outcome = sealed(ep)
     assert outcome.evidence_spans[1].text == "Zoë 🎉"

@@ -71,56 +71,122 @@ SPAN_A = SourceSpan("gained", 4, 10, 0)
 SPAN_B = SourceSpan("gained", 14, 20, 0)
 
 
-def _residual(code: str, kind: ResidualKind, axis: ResidualSourceAxis,
-              span: SourceSpan) -> ContractResidual:
+def _residual(
+    code: str, kind: ResidualKind, axis: ResidualSourceAxis, span: SourceSpan
+) -> ContractResidual:
     draft = ContractResidual("", ORGAN, FAMILY, kind, code, axis, (span,))
     return ContractResidual(ind.residual_id(draft), ORGAN, FAMILY, kind, code, axis, (span,))
 
 
 def _chain_a():
     residuals = sorted(
-        (_residual(code, ResidualKind.MISSING_ROLE, ResidualSourceAxis.ROLE, SPAN_A)
-         for code in ("changed_object_unbound", "direction_unbound")),
+        (
+            _residual(code, ResidualKind.MISSING_ROLE, ResidualSourceAxis.ROLE, SPAN_A)
+            for code in ("changed_object_unbound", "direction_unbound")
+        ),
         key=lambda r: r.residual_id,
     )
     gate = SearchGateDecision(
-        A_GATE, "search_gate.v1", A_GATE_INPUT, tuple(r.residual_id for r in residuals), ORGAN,
-        SearchGateStatus.ELIGIBLE, "eligible_missing_role", (SPAN_A, SPAN_A))
+        A_GATE,
+        "search_gate.v1",
+        A_GATE_INPUT,
+        tuple(r.residual_id for r in residuals),
+        ORGAN,
+        SearchGateStatus.ELIGIBLE,
+        "eligible_missing_role",
+        (SPAN_A, SPAN_A),
+    )
     budget = ComputeBudgetDecision(
-        A_BUDGET, "compute_budget.v1", A_GATE, "search_gate.v1", A_GATE_INPUT,
-        ComputeBudgetStatus.BUDGET_ALLOWED, "budget_allowed_missing_role", 5, 2, 10, None, 1,
-        (SPAN_A, SPAN_A))
+        A_BUDGET,
+        "compute_budget.v1",
+        A_GATE,
+        "search_gate.v1",
+        A_GATE_INPUT,
+        ComputeBudgetStatus.BUDGET_ALLOWED,
+        "budget_allowed_missing_role",
+        5,
+        2,
+        10,
+        None,
+        1,
+        (SPAN_A, SPAN_A),
+    )
     run = GeometricSearchRun(
-        A_RUN, "geometric_search_run.v1", "geometric_search_run.schema.v1", FRAME, ASSESSMENT,
-        gate.residual_ids, A_GATE, A_BUDGET, "empty", "operators.v0", A_RUN_INPUT, (),
+        A_RUN,
+        "geometric_search_run.v1",
+        "geometric_search_run.schema.v1",
+        FRAME,
+        ASSESSMENT,
+        gate.residual_ids,
+        A_GATE,
+        A_BUDGET,
+        "empty",
+        "operators.v0",
+        A_RUN_INPUT,
+        (),
         BudgetConsumed(0, 5, 0, 2, 0, 10, 0, 1, False),
-        SearchRunDisposition.EXHAUSTED_NO_CANDIDATE, RunExhaustionCode.OPERATOR_SET_EMPTY)
+        SearchRunDisposition.EXHAUSTED_NO_CANDIDATE,
+        RunExhaustionCode.OPERATOR_SET_EMPTY,
+    )
     return residuals, gate, budget, run
 
 
 def _chain_b():
-    residual = _residual("passive_voice_unsupported", ResidualKind.UNSUPPORTED_TOPOLOGY,
-                         ResidualSourceAxis.TOPOLOGY, SPAN_B)
+    residual = _residual(
+        "passive_voice_unsupported",
+        ResidualKind.UNSUPPORTED_TOPOLOGY,
+        ResidualSourceAxis.TOPOLOGY,
+        SPAN_B,
+    )
     gate = SearchGateDecision(
-        B_GATE, "search_gate.v1", ind.gate_input_digest([residual]), (residual.residual_id,),
-        ORGAN, SearchGateStatus.BLOCKED, "blocked_unsupported_topology", (SPAN_B,))
+        B_GATE,
+        "search_gate.v1",
+        ind.gate_input_digest([residual]),
+        (residual.residual_id,),
+        ORGAN,
+        SearchGateStatus.BLOCKED,
+        "blocked_unsupported_topology",
+        (SPAN_B,),
+    )
     budget = ComputeBudgetDecision(
-        B_BUDGET, "compute_budget.v1", B_GATE, "search_gate.v1", gate.input_digest,
-        ComputeBudgetStatus.BUDGET_BLOCKED, "budget_blocked_gate_not_eligible", 0, 0, 0, None, 0,
-        (SPAN_B,))
+        B_BUDGET,
+        "compute_budget.v1",
+        B_GATE,
+        "search_gate.v1",
+        gate.input_digest,
+        ComputeBudgetStatus.BUDGET_BLOCKED,
+        "budget_blocked_gate_not_eligible",
+        0,
+        0,
+        0,
+        None,
+        0,
+        (SPAN_B,),
+    )
     refusal = SearchRunRefusal(
-        B_RUN_REFUSAL, "geometric_search_run.v1", B_RUN_REFUSAL_INPUT, B_GATE, B_BUDGET,
-        SearchRunDisposition.BLOCKED_BY_GATE, ("gate_not_eligible",))
+        B_RUN_REFUSAL,
+        "geometric_search_run.v1",
+        B_RUN_REFUSAL_INPUT,
+        B_GATE,
+        B_BUDGET,
+        SearchRunDisposition.BLOCKED_BY_GATE,
+        ("gate_not_eligible",),
+    )
     return residual, gate, budget, refusal
 
 
 def _run_input_kwargs(gate, budget):
     return dict(
-        problem_frame_digest=FRAME, contract_assessment_id=ASSESSMENT,
-        residual_ids=gate.residual_ids, gate_decision_id=gate.decision_id,
-        gate_policy_version=gate.policy_version, gate_input_digest=gate.input_digest,
-        budget_id=budget.budget_id, budget_policy_version=budget.policy_version,
-        operator_set_id="empty", operator_set_version="operators.v0",
+        problem_frame_digest=FRAME,
+        contract_assessment_id=ASSESSMENT,
+        residual_ids=gate.residual_ids,
+        gate_decision_id=gate.decision_id,
+        gate_policy_version=gate.policy_version,
+        gate_input_digest=gate.input_digest,
+        budget_id=budget.budget_id,
+        budget_policy_version=budget.policy_version,
+        operator_set_id="empty",
+        operator_set_version="operators.v0",
         run_policy_version="geometric_search_run.v1",
         schema_version="geometric_search_run.schema.v1",
     )
@@ -198,8 +264,15 @@ def test_chain_b_run_refusal_digests():
 
 def test_replay_refusal_for_a_non_input():
     refusal = ReplayAdapterRefusal(
-        "", "contract_proof_replay.v1", None, None, None, None,
-        ReplayRefusalReason.INVALID_REPLAY_INPUT, ("invalid_replay_input_type",))
+        "",
+        "contract_proof_replay.v1",
+        None,
+        None,
+        None,
+        None,
+        ReplayRefusalReason.INVALID_REPLAY_INPUT,
+        ("invalid_replay_input_type",),
+    )
     assert ind.replay_refusal_id(refusal) == REPLAY_REFUSAL_NON_INPUT
     assert replay_refusal_id(refusal) == REPLAY_REFUSAL_NON_INPUT
 
@@ -211,27 +284,39 @@ def test_trace_refusal_for_a_non_input(non_input):
     assert outcome.reason_codes == ("invalid_trace_input_type",)
     assert outcome.input_digest is None
     assert ind.refusal_id(None, "trace_invalid_input", ["invalid_trace_input_type"]) == (
-        TRACE_REFUSAL_NON_INPUT)
+        TRACE_REFUSAL_NON_INPUT
+    )
     assert outcome.trace_refusal_id == TRACE_REFUSAL_NON_INPUT
 
 
-def _adr_trace_ids(*, frame, assessment, residual_ids, gate, budget, run_ref, spans, disp,
-                   schema, policy):
+def _adr_trace_ids(
+    *, frame, assessment, residual_ids, gate, budget, run_ref, spans, disp, schema, policy
+):
     """Our ADR §12.1 / §12.2 recomputation of a chain's trace input digest and trace id."""
     payload = {
-        "trace_policy_version": ind.POLICY, "problem_frame_digest": frame,
-        "original_contract_assessment_id": assessment, "residual_ids": list(residual_ids),
-        "search_gate_decision_id": gate, "compute_budget_id": budget,
-        "geometric_search_run_id": run_ref, "candidate_attempt_ids": [],
-        "replay_result_ids": [], "replay_refusal_ids": [],
-        "schema_versions": [list(p) for p in schema], "policy_versions": [list(p) for p in policy],
+        "trace_policy_version": ind.POLICY,
+        "problem_frame_digest": frame,
+        "original_contract_assessment_id": assessment,
+        "residual_ids": list(residual_ids),
+        "search_gate_decision_id": gate,
+        "compute_budget_id": budget,
+        "geometric_search_run_id": run_ref,
+        "candidate_attempt_ids": [],
+        "replay_result_ids": [],
+        "replay_refusal_ids": [],
+        "schema_versions": [list(p) for p in schema],
+        "policy_versions": [list(p) for p in policy],
     }
     digest = ind.sha(payload)
     chain = [frame, assessment, *residual_ids, gate, budget, run_ref]
     trace = {
-        "trace_id": "", **{k: v for k, v in payload.items() if not k.endswith("_versions")},
-        "input_digest": digest, "upstream_identity_chain": chain, "practice_disposition": disp,
-        "trace_records": chain, "evidence_spans": ind.spans(spans),
+        "trace_id": "",
+        **{k: v for k, v in payload.items() if not k.endswith("_versions")},
+        "input_digest": digest,
+        "upstream_identity_chain": chain,
+        "practice_disposition": disp,
+        "trace_records": chain,
+        "evidence_spans": ind.spans(spans),
         "created_by_policy": ind.POLICY,
     }
     return digest, ind.sha(trace)
@@ -243,15 +328,31 @@ def test_published_trace_level_values_are_not_adr_0230_section_12():
     residuals, _, _, _ = _chain_a()
     schema, policy = version_lists(run=True, replay=False)
     a_digest, a_trace = _adr_trace_ids(
-        frame=FRAME, assessment=ASSESSMENT, residual_ids=[r.residual_id for r in residuals],
-        gate=A_GATE, budget=A_BUDGET, run_ref=A_RUN, spans=[SPAN_A],
-        disp="sealed_exhausted_no_candidate", schema=schema, policy=policy)
+        frame=FRAME,
+        assessment=ASSESSMENT,
+        residual_ids=[r.residual_id for r in residuals],
+        gate=A_GATE,
+        budget=A_BUDGET,
+        run_ref=A_RUN,
+        spans=[SPAN_A],
+        disp="sealed_exhausted_no_candidate",
+        schema=schema,
+        policy=policy,
+    )
     assert a_digest != A_TRACE_INPUT_PUBLISHED
     assert a_trace != A_TRACE_ID_PUBLISHED
     schema, policy = version_lists(run=False, replay=False)
     b_digest, b_trace = _adr_trace_ids(
-        frame=FRAME, assessment=ASSESSMENT, residual_ids=[B_RESIDUAL], gate=B_GATE,
-        budget=B_BUDGET, run_ref=B_RUN_REFUSAL, spans=[], disp="sealed_original_refusal",
-        schema=schema, policy=policy)
+        frame=FRAME,
+        assessment=ASSESSMENT,
+        residual_ids=[B_RESIDUAL],
+        gate=B_GATE,
+        budget=B_BUDGET,
+        run_ref=B_RUN_REFUSAL,
+        spans=[],
+        disp="sealed_original_refusal",
+        schema=schema,
+        policy=policy,
+    )
     assert b_digest != B_TRACE_INPUT_PUBLISHED
     assert b_trace != B_TRACE_ID_PUBLISHED

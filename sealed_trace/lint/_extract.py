@@ -53,10 +53,19 @@ _IMPORT_FUNCS = IMPORT_FUNCS
 _PLUGIN_FUNCS = PLUGIN_FUNCS
 _TYPE_CHECKING = frozenset({"typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING"})
 _DATACLASS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
-_ATTRS = frozenset({
-    "attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attr.dataclass",
-    "attrs.define", "attrs.frozen", "attrs.mutable",
-})
+_ATTRS = frozenset(
+    {
+        "attr.s",
+        "attr.attrs",
+        "attr.define",
+        "attr.frozen",
+        "attr.mutable",
+        "attr.dataclass",
+        "attrs.define",
+        "attrs.frozen",
+        "attrs.mutable",
+    }
+)
 _ATTRS_FIELD = frozenset({"attr.ib", "attr.attrib", "attr.field", "attrs.field"})
 _BASES = {
     "typing.NamedTuple": "NamedTuple",
@@ -84,29 +93,80 @@ _IMPLICIT_GLOBALS = frozenset({"__builtins__", "__file__", "__cached__", "__load
 #: Names a module-scope or class-scope load can fall through to (builtins and implicit globals).
 _BUILTIN_NAMES = frozenset(dir(builtins)) | _IMPLICIT_GLOBALS
 #: Attributes that reach interpreter internals from any object (frames, code, globals).
-_FRAME_ATTRIBUTES = frozenset({
-    "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "f_globals",
-    "f_builtins", "f_locals", "f_back", "f_code", "tb_frame", "tb_next",
-    # private evaluation of string forward references (``ForwardRef._evaluate``)
-    "_evaluate", "_eval_type",
-})
+_FRAME_ATTRIBUTES = frozenset(
+    {
+        "gi_frame",
+        "gi_code",
+        "cr_frame",
+        "cr_code",
+        "ag_frame",
+        "ag_code",
+        "f_globals",
+        "f_builtins",
+        "f_locals",
+        "f_back",
+        "f_code",
+        "tb_frame",
+        "tb_next",
+        # private evaluation of string forward references (``ForwardRef._evaluate``)
+        "_evaluate",
+        "_eval_type",
+    }
+)
 _SETATTR = frozenset({"builtins.setattr", "builtins.object.__setattr__"})
 #: String literals that name an escape from any object to globals, builtins, code, frames or
 #: the import system: in the sealed module such a string is reported wherever it occurs
 #: (``attrgetter("__globals__")``, ``map(getattr, [f], ["__globals__"])``, ``g["__builtins__"]``).
-_ESCAPE_STRINGS = frozenset({
-    "__globals__", "__builtins__", "__subclasses__", "__code__", "__closure__", "__dict__",
-    "__getattribute__", "__loader__", "__spec__", "__self__", "__reduce__", "__reduce_ex__",
-    "__file__", "__cached__", "__import__",
-}) | _FRAME_ATTRIBUTES
+_ESCAPE_STRINGS = (
+    frozenset(
+        {
+            "__globals__",
+            "__builtins__",
+            "__subclasses__",
+            "__code__",
+            "__closure__",
+            "__dict__",
+            "__getattribute__",
+            "__loader__",
+            "__spec__",
+            "__self__",
+            "__reduce__",
+            "__reduce_ex__",
+            "__file__",
+            "__cached__",
+            "__import__",
+        }
+    )
+    | _FRAME_ATTRIBUTES
+)
 #: Callables that fetch attributes named by their string arguments.
 _ATTR_FETCHERS = frozenset({"attrgetter", "methodcaller"})
 #: Keyword arguments of the record call forms that are options, not fields.
-_RECORD_OPTIONS = frozenset({
-    "typename", "fields", "field_names", "total", "rename", "defaults", "module",
-    "bases", "namespace", "init", "repr", "eq", "order", "unsafe_hash", "frozen",
-    "slots", "kw_only", "match_args", "weakref_slot", "cls_name", "attrs",
-})
+_RECORD_OPTIONS = frozenset(
+    {
+        "typename",
+        "fields",
+        "field_names",
+        "total",
+        "rename",
+        "defaults",
+        "module",
+        "bases",
+        "namespace",
+        "init",
+        "repr",
+        "eq",
+        "order",
+        "unsafe_hash",
+        "frozen",
+        "slots",
+        "kw_only",
+        "match_args",
+        "weakref_slot",
+        "cls_name",
+        "attrs",
+    }
+)
 
 
 def _escape_attribute(name: str) -> bool:
@@ -125,16 +185,30 @@ def _declares_fields(body: cst.CSTNode) -> bool:
                 if isinstance(small, cst.AnnAssign):
                     return True
                 if isinstance(small, (cst.Assign, cst.AugAssign)):
-                    targets = ([t.target for t in small.targets] if isinstance(small, cst.Assign)
-                               else [small.target])
-                    if any(isinstance(t, cst.Name) and t.value in ("__slots__", "__annotations__")
-                           for t in targets):
+                    targets = (
+                        [t.target for t in small.targets]
+                        if isinstance(small, cst.Assign)
+                        else [small.target]
+                    )
+                    if any(
+                        isinstance(t, cst.Name) and t.value in ("__slots__", "__annotations__")
+                        for t in targets
+                    ):
                         return True
         elif isinstance(child, (cst.FunctionDef, cst.ClassDef)):
             continue
-        elif isinstance(child, (cst.BaseSuite, cst.BaseCompoundStatement, cst.Else,
-                                cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
-                                cst.MatchCase)) and _declares_fields(child):
+        elif isinstance(
+            child,
+            (
+                cst.BaseSuite,
+                cst.BaseCompoundStatement,
+                cst.Else,
+                cst.ExceptHandler,
+                cst.ExceptStarHandler,
+                cst.Finally,
+                cst.MatchCase,
+            ),
+        ) and _declares_fields(child):
             return True
     return False
 
@@ -393,7 +467,8 @@ class _Collector(cst.CSTVisitor):
         attribute."""
         found = self._found(node)
         if isinstance(node, cst.Attribute) and any(
-                q.source is QualifiedNameSource.BUILTIN for q in found):
+            q.source is QualifiedNameSource.BUILTIN for q in found
+        ):
             base = node.value
             if isinstance(base, (cst.Name, cst.Attribute)):
                 return {f"{b}.{node.attr.value}" for b in self._chain(base)}
@@ -489,8 +564,9 @@ class _Collector(cst.CSTVisitor):
     def visit_Module(self, node: cst.Module) -> None:
         stars = _StarImports()
         node.visit(stars)
-        self._star_modules = sorted({m for level, name in stars.found
-                                     if (m := self._absolute(level, name))})
+        self._star_modules = sorted(
+            {m for level, name in stars.found if (m := self._absolute(level, name))}
+        )
         scope = self.get_metadata(ScopeProvider, node, None)
         if not isinstance(scope, GlobalScope):
             return
@@ -522,8 +598,15 @@ class _Collector(cst.CSTVisitor):
                 by_name.setdefault(a.name, []).append(a)
             if a.name == "TYPE_CHECKING" and not isinstance(a.node, (cst.Import, cst.ImportFrom)):
                 self._tamper(a.node)
-        scopes = list({id(v): v for v in self.metadata[ScopeProvider].values()
-                       if isinstance(v, Scope)}.values()) if by_name else []
+        scopes = (
+            list(
+                {
+                    id(v): v for v in self.metadata[ScopeProvider].values() if isinstance(v, Scope)
+                }.values()
+            )
+            if by_name
+            else []
+        )
         for builtin, assignments in sorted(by_name.items()):
             if self._safe_rebinding(builtin, assignments, top, unbinds.names, scopes):
                 continue
@@ -535,9 +618,14 @@ class _Collector(cst.CSTVisitor):
                 line, col = self._pos(bound)
                 self.dynamics.append(DynamicFact(line, col, "rebind", f"builtins.{builtin}"))
 
-    def _safe_rebinding(self, name: str, assignments: list[Assignment],
-                        top: dict[int, cst.CSTNode], unbound: set[str],
-                        scopes: list[Scope]) -> bool:
+    def _safe_rebinding(
+        self,
+        name: str,
+        assignments: list[Assignment],
+        top: dict[int, cst.CSTNode],
+        unbound: set[str],
+        scopes: list[Scope],
+    ) -> bool:
         """A module-scope binding of a builtin name hides the builtin everywhere only when it
         is the name's single binding, an unconditional top-level statement, never undone
         (``del``, ``global``, ``delattr``), and every load of the name comes after it."""
@@ -550,8 +638,9 @@ class _Collector(cst.CSTVisitor):
         binding = assignments[0]
         for scope in scopes:
             for access in scope.accesses[name]:
-                if not any(r is binding or isinstance(r, BuiltinAssignment)
-                           for r in access.referents):
+                if not any(
+                    r is binding or isinstance(r, BuiltinAssignment) for r in access.referents
+                ):
                     continue  # a load of a nearer binding (a parameter, a local)
                 start = self.get_metadata(PositionProvider, access.node).start
                 if (start.line, start.column) <= (end.line, end.column):
@@ -581,8 +670,11 @@ class _Collector(cst.CSTVisitor):
         if isinstance(node.test, cst.Name):
             scope = self.get_metadata(ScopeProvider, node.test, None)
             bindings = scope[node.test.value] if scope is not None else set()
-            if any(not isinstance(a, Assignment) or not isinstance(
-                    a.node, (cst.Import, cst.ImportFrom)) for a in bindings):
+            if any(
+                not isinstance(a, Assignment)
+                or not isinstance(a.node, (cst.Import, cst.ImportFrom))
+                for a in bindings
+            ):
                 return  # a locally assigned name is not the type checker's constant
         self._tc_blocks.add(id(node.body))
 
@@ -595,8 +687,17 @@ class _Collector(cst.CSTVisitor):
             self._bound((get_full_name_for_node(bound) or name).partition(".")[0])
             line, col = self._pos(alias)
             self.imports.append(
-                ImportFact(line, col, name, None, "import", self._tc_depth > 0, f"import {name}",
-                           self._fn_depth > 0, statement)
+                ImportFact(
+                    line,
+                    col,
+                    name,
+                    None,
+                    "import",
+                    self._tc_depth > 0,
+                    f"import {name}",
+                    self._fn_depth > 0,
+                    statement,
+                )
             )
         return False
 
@@ -610,8 +711,17 @@ class _Collector(cst.CSTVisitor):
         if isinstance(node.names, cst.ImportStar):
             line, col = self._pos(node)
             self.imports.append(
-                ImportFact(line, col, module, "*", "from", tc, f"from {spelled} import *",
-                           self._fn_depth > 0, statement)
+                ImportFact(
+                    line,
+                    col,
+                    module,
+                    "*",
+                    "from",
+                    tc,
+                    f"from {spelled} import *",
+                    self._fn_depth > 0,
+                    statement,
+                )
             )
             return False
         for alias in node.names:
@@ -620,8 +730,17 @@ class _Collector(cst.CSTVisitor):
             self._bound(get_full_name_for_node(bound) or imported)
             line, col = self._pos(alias)
             self.imports.append(
-                ImportFact(line, col, module, imported, "from", tc,
-                           f"from {spelled} import {imported}", self._fn_depth > 0, statement)
+                ImportFact(
+                    line,
+                    col,
+                    module,
+                    imported,
+                    "from",
+                    tc,
+                    f"from {spelled} import {imported}",
+                    self._fn_depth > 0,
+                    statement,
+                )
             )
         return False
 
@@ -641,8 +760,9 @@ class _Collector(cst.CSTVisitor):
             if inner or not names:
                 line, col = self._pos(node)
                 for q in sorted(names or {f"<object>.{attr}"}):
-                    self.refs.append(RefFact(line, col, q, id(node) in self._callees, "",
-                                             self._tc_depth > 0))
+                    self.refs.append(
+                        RefFact(line, col, q, id(node) in self._callees, "", self._tc_depth > 0)
+                    )
 
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) not in self._inner:
@@ -704,8 +824,11 @@ class _Collector(cst.CSTVisitor):
         if scope is None:
             return False
         assignments = list(scope[source.value])
-        if len(assignments) != 1 or not isinstance(assignments[0], Assignment) or not (
-                isinstance(assignments[0].scope, GlobalScope)):
+        if (
+            len(assignments) != 1
+            or not isinstance(assignments[0], Assignment)
+            or not (isinstance(assignments[0].scope, GlobalScope))
+        ):
             return False
         value = self._assigned.get(id(assignments[0].node))
         if not isinstance(value, (cst.Tuple, cst.List)):
@@ -746,8 +869,12 @@ class _Collector(cst.CSTVisitor):
         if self._resolve(target) & _TYPE_CHECKING:
             self._tamper(target)
         if isinstance(target.value, cst.Name) and target.value.value in self._class_names:
-            self._field(target.attr, target.attr.value, target.value.value,
-                        "class attribute (assigned outside the class)")
+            self._field(
+                target.attr,
+                target.attr.value,
+                target.value.value,
+                "class attribute (assigned outside the class)",
+            )
         if self._method_stack and isinstance(target.value, cst.Name):
             record, self_name = self._method_stack[-1]
             if target.value.value == self_name:
@@ -799,8 +926,9 @@ class _Collector(cst.CSTVisitor):
         if callee & _IMPORT_FUNCS:
             self._dynamic_import(node, callee, line, col)
         if callee & PATH_LOADERS:
-            self.dynamics.append(DynamicFact(line, col, "path-import",
-                                             sorted(callee & PATH_LOADERS)[0]))
+            self.dynamics.append(
+                DynamicFact(line, col, "path-import", sorted(callee & PATH_LOADERS)[0])
+            )
         if callee & _PLUGIN_FUNCS:
             self.dynamics.append(
                 DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
@@ -814,18 +942,38 @@ class _Collector(cst.CSTVisitor):
                     self._named_strings.add(id(attr))
                 if _literal(attr) is None and not self._static_name(attr):
                     # fail closed on any object: the name may be a dunder or a module's
-                    self.dynamics.append(DynamicFact(line, col, "computed-getattr",
-                                                     sorted(self._resolve(obj) or
-                                                            {"<object>"})[0]))
+                    self.dynamics.append(
+                        DynamicFact(
+                            line,
+                            col,
+                            "computed-getattr",
+                            sorted(self._resolve(obj) or {"<object>"})[0],
+                        )
+                    )
                 elif _literal(attr) is not None and id(node) not in self._inner:
                     for q in sorted(self._resolve(node)):
-                        self.refs.append(RefFact(line, col, q, id(node) in self._callees,
-                                                 "getattr", self._tc_depth > 0))
+                        self.refs.append(
+                            RefFact(
+                                line,
+                                col,
+                                q,
+                                id(node) in self._callees,
+                                "getattr",
+                                self._tc_depth > 0,
+                            )
+                        )
                 text = _literal(attr)
                 if text is not None and _escape_attribute(text) and not self._resolve(obj):
-                    self.refs.append(RefFact(line, col, f"<object>.{text}",
-                                             id(node) in self._callees, "getattr",
-                                             self._tc_depth > 0))
+                    self.refs.append(
+                        RefFact(
+                            line,
+                            col,
+                            f"<object>.{text}",
+                            id(node) in self._callees,
+                            "getattr",
+                            self._tc_depth > 0,
+                        )
+                    )
         if any(c.rpartition(".")[2] in _ATTR_FETCHERS for c in callee):
             self._attr_fetcher(node, sorted(callee)[0], line, col)
         if callee & _SETATTR:
@@ -836,12 +984,15 @@ class _Collector(cst.CSTVisitor):
         if "builtins.type" in callee and len(node.args) == 3:
             self._namespace_record(node, _arg(node, 2, "dict"), "type()")
         if "types.SimpleNamespace" in callee:
-            self._namespace_record(node, _arg(node, 0, "mapping")
-                                   if node.args and node.args[0].keyword is None else None,
-                                   "SimpleNamespace")
+            self._namespace_record(
+                node,
+                _arg(node, 0, "mapping") if node.args and node.args[0].keyword is None else None,
+                "SimpleNamespace",
+            )
 
-    def _namespace_record(self, node: cst.Call, namespace: cst.BaseExpression | None,
-                          kind: str) -> None:
+    def _namespace_record(
+        self, node: cst.Call, namespace: cst.BaseExpression | None, kind: str
+    ) -> None:
         """Fields of ``type(name, bases, {...})`` / ``SimpleNamespace({...}, k=v)``: literal
         dict keys and keywords; anything else is a computed field list."""
         name_arg = _arg(node, 0, "name") if kind == "type()" else None
@@ -871,8 +1022,9 @@ class _Collector(cst.CSTVisitor):
                 continue
             self._named_strings.add(id(a.value))
             for part in text.split("."):
-                self.refs.append(RefFact(line, col, f"{callee}.{part}", False, "string",
-                                         self._tc_depth > 0))
+                self.refs.append(
+                    RefFact(line, col, f"{callee}.{part}", False, "string", self._tc_depth > 0)
+                )
 
     def _string(self, node: cst.SimpleString | cst.ConcatenatedString) -> None:
         # Only a string handed to a call or used as a subscript can name an attribute
@@ -912,8 +1064,11 @@ class _Collector(cst.CSTVisitor):
             if obj.value == self_name:
                 if text is None:
                     line, col = self._pos(node)
-                    self.dynamics.append(DynamicFact(line, col, "computed-fields",
-                                                     f"{record} (setattr on {self_name})"))
+                    self.dynamics.append(
+                        DynamicFact(
+                            line, col, "computed-fields", f"{record} (setattr on {self_name})"
+                        )
+                    )
                 else:
                     self._field(attr, text, record, "instance attribute")
 
@@ -952,16 +1107,23 @@ class _Collector(cst.CSTVisitor):
         else:
             module = text
         tc = self._tc_depth > 0
-        self.imports.append(
-            ImportFact(line, col, module, None, "dynamic", tc, f"{func}({text!r})")
-        )
+        self.imports.append(ImportFact(line, col, module, None, "dynamic", tc, f"{func}({text!r})"))
         fromlist = _arg(node, 3, "fromlist") if func == "builtins.__import__" else None
         if isinstance(fromlist, (cst.List, cst.Tuple)):
             for element in fromlist.elements:
                 item = _literal(element.value)
                 if item:
-                    self.imports.append(ImportFact(line, col, module, item, "dynamic", tc,
-                                                   f"{func}({text!r}, fromlist=[{item!r}])"))
+                    self.imports.append(
+                        ImportFact(
+                            line,
+                            col,
+                            module,
+                            item,
+                            "dynamic",
+                            tc,
+                            f"{func}({text!r}, fromlist=[{item!r}])",
+                        )
+                    )
 
     # -- records -------------------------------------------------------------------------------
     def _field(self, node: cst.CSTNode, name: str, record: str, kind: str) -> None:
@@ -1065,9 +1227,18 @@ class _Collector(cst.CSTVisitor):
                 self._method(child, record, instance)
             elif isinstance(child, cst.ClassDef):
                 continue
-            elif isinstance(child, (cst.BaseSuite, cst.BaseCompoundStatement, cst.Else,
-                                    cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
-                                    cst.MatchCase)):
+            elif isinstance(
+                child,
+                (
+                    cst.BaseSuite,
+                    cst.BaseCompoundStatement,
+                    cst.Else,
+                    cst.ExceptHandler,
+                    cst.ExceptStarHandler,
+                    cst.Finally,
+                    cst.MatchCase,
+                ),
+            ):
                 self._class_level(child, record, kind, instance)
 
     def _method(self, node: cst.FunctionDef, record: str, instance: bool) -> None:
@@ -1106,15 +1277,21 @@ class _Collector(cst.CSTVisitor):
                     ):
                         what = "property"
                     self._field(name, name.value, record, what)
-        elif (isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name)
-              and kind != "enum"
-              and not self._special(small.target.value, small.value, record)):
-                self._field(small.target, small.target.value, record, "class attribute")
+        elif (
+            isinstance(small, cst.AugAssign)
+            and isinstance(small.target, cst.Name)
+            and kind != "enum"
+            and not self._special(small.target.value, small.value, record)
+        ):
+            self._field(small.target, small.target.value, record, "class attribute")
 
     def _annotations_item(self, target: cst.BaseExpression, record: str) -> None:
         """``__annotations__["name"] = type`` in a class body declares a field."""
-        if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name)
-                and target.value.value == "__annotations__"):
+        if not (
+            isinstance(target, cst.Subscript)
+            and isinstance(target.value, cst.Name)
+            and target.value.value == "__annotations__"
+        ):
             return
         key = None
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
@@ -1130,8 +1307,9 @@ class _Collector(cst.CSTVisitor):
             self._slots(value, record)
             return True
         if name == "__annotations__":
-            if not isinstance(value, cst.Dict) or self._dict_fields(value, record,
-                                                                    "__annotations__"):
+            if not isinstance(value, cst.Dict) or self._dict_fields(
+                value, record, "__annotations__"
+            ):
                 self._computed(value, f"{record}.__annotations__")
             return True
         return False
@@ -1173,8 +1351,9 @@ class _Collector(cst.CSTVisitor):
             for ident in ids:
                 names |= self._aliases.get(ident, set())
             for q in sorted(names):
-                self.refs.append(RefFact(line, col, q, call, f"alias {name}",
-                                         tc and not self._tc_tampered))
+                self.refs.append(
+                    RefFact(line, col, q, call, f"alias {name}", tc and not self._tc_tampered)
+                )
 
 
 def normalize_identifiers(text: str) -> str:
@@ -1245,9 +1424,13 @@ def _parser_config(target: tuple[int, int] | None) -> cst.PartialParserConfig:
         return cst.PartialParserConfig()
 
 
-def _analyse(text: str, module: str | None, is_package: bool,
-             suppressions: tuple[SuppressionFact, ...],
-             newer: tuple[int, int] | None = None) -> _Collector | FileFacts:
+def _analyse(
+    text: str,
+    module: str | None,
+    is_package: bool,
+    suppressions: tuple[SuppressionFact, ...],
+    newer: tuple[int, int] | None = None,
+) -> _Collector | FileFacts:
     """Parse and visit (in the deep-stack thread); a FileFacts is an ST001 error. Unless
     ``newer`` (the project's Python, newer than this interpreter, whose parser refused the
     text) is given, CPython already accepted the text, so libcst's refusals are never called
@@ -1257,15 +1440,28 @@ def _analyse(text: str, module: str | None, is_package: bool,
     except cst.ParserSyntaxError as exc:
         message = str(exc).splitlines()[0] if str(exc) else "syntax error"
         if newer is not None:
-            return FileFacts(error=("ST001", exc.raw_line, exc.raw_column + 1,
-                                    f"not valid Python {newer[0]}.{newer[1]}: {message}"),
-                             suppressions=suppressions)
-        return FileFacts(error=("ST001", exc.raw_line, exc.raw_column + 1,
-                                f"cannot parse: libcst rejects what CPython accepts: {message}"),
-                         suppressions=suppressions)
+            return FileFacts(
+                error=(
+                    "ST001",
+                    exc.raw_line,
+                    exc.raw_column + 1,
+                    f"not valid Python {newer[0]}.{newer[1]}: {message}",
+                ),
+                suppressions=suppressions,
+            )
+        return FileFacts(
+            error=(
+                "ST001",
+                exc.raw_line,
+                exc.raw_column + 1,
+                f"cannot parse: libcst rejects what CPython accepts: {message}",
+            ),
+            suppressions=suppressions,
+        )
     except (RecursionError, MemoryError, ValueError, TypeError) as exc:
-        return FileFacts(error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__}"),
-                         suppressions=suppressions)
+        return FileFacts(
+            error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__}"), suppressions=suppressions
+        )
     try:
         wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
         collector = _Collector(module, is_package)
@@ -1273,8 +1469,9 @@ def _analyse(text: str, module: str | None, is_package: bool,
         wrapper.visit(collector)
         collector.finish()
     except RecursionError:
-        return FileFacts(error=("ST001", 1, 1, "cannot analyse: nesting too deep"),
-                         suppressions=suppressions)
+        return FileFacts(
+            error=("ST001", 1, 1, "cannot analyse: nesting too deep"), suppressions=suppressions
+        )
     return collector
 
 
@@ -1294,23 +1491,30 @@ def extract_facts(
     # parser's stack, and reports syntax errors exactly as the interpreter would.
     newer: tuple[int, int] | None = None
     try:
-        tree = ast.parse(text, feature_version=target if target is not None and target < running
-                         else None)
+        tree = ast.parse(
+            text, feature_version=target if target is not None and target < running else None
+        )
         compile(tree, "<module>", "exec", dont_inherit=True)  # the compiler's checks too
     except SyntaxError as exc:
         if target is None or target <= running:
             where = (exc.lineno or 1, (exc.offset or 1))
-            return FileFacts(error=("ST001", where[0], max(1, where[1]),
-                                    f"not valid Python: {exc.msg}"), suppressions=suppressions)
+            return FileFacts(
+                error=("ST001", where[0], max(1, where[1]), f"not valid Python: {exc.msg}"),
+                suppressions=suppressions,
+            )
         newer = target  # syntax newer than this interpreter's: libcst judges it
     except (RecursionError, MemoryError, ValueError) as exc:
-        return FileFacts(error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__} "
-                                "(nesting too deep)"), suppressions=suppressions)
+        return FileFacts(
+            error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__} (nesting too deep)"),
+            suppressions=suppressions,
+        )
     outcome: list[_Collector | FileFacts] = []
     _deep_stack(lambda: outcome.append(_analyse(text, module, is_package, suppressions, newer)))
     if not outcome:
-        return FileFacts(error=("ST001", 1, 1, "cannot analyse: the parser thread failed"),
-                         suppressions=suppressions)
+        return FileFacts(
+            error=("ST001", 1, 1, "cannot analyse: the parser thread failed"),
+            suppressions=suppressions,
+        )
     collector = outcome[0]
     if isinstance(collector, FileFacts):
         return collector

@@ -72,7 +72,7 @@ def module_name_for(relative_to_root: str) -> tuple[str | None, bool]:
 def _relpath(path: str, project_root: str) -> str:
     prefix = project_root.rstrip(os.sep) + os.sep
     if path.startswith(prefix):
-        rel = path[len(prefix):]
+        rel = path[len(prefix) :]
         return rel if os.sep == "/" else rel.replace(os.sep, "/")
     try:
         rel = os.path.relpath(path, project_root)
@@ -115,8 +115,9 @@ def _dir_id(path: str) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
-def _walk(top: str, project_root: str, exclude: tuple[str, ...], out: list[str],
-          problems: dict[str, str]) -> None:
+def _walk(
+    top: str, project_root: str, exclude: tuple[str, ...], out: list[str], problems: dict[str, str]
+) -> None:
     """Collect ``.py`` paths below ``top``. Symbolic links to directories are followed (a
     runtime import follows them too); a link back to a directory on its own path (a loop) is
     not, and is recorded in ``problems`` (reported as ST002)."""
@@ -151,8 +152,9 @@ def _walk(top: str, project_root: str, exclude: tuple[str, ...], out: list[str],
                 ident = _dir_id(entry.path) if is_link else None
                 if is_link and (ident is None or ident in ancestors):
                     out.append(entry.path)
-                    problems[entry.path] = ("a symlink loop (links to a directory that contains "
-                                            "it), not followed")
+                    problems[entry.path] = (
+                        "a symlink loop (links to a directory that contains it), not followed"
+                    )
                     continue
                 if ident is None:
                     try:
@@ -202,8 +204,9 @@ def discover(
         seen.add(apath)
         entry = _entry(apath, project_root, roots)
         if path in problems:
-            entry = SourceFile(entry.relpath, entry.abspath, None, False, problems[path],
-                               entry.fingerprint)
+            entry = SourceFile(
+                entry.relpath, entry.abspath, None, False, problems[path], entry.fingerprint
+            )
         files.append(entry)
     files.sort(key=lambda f: f.relpath)
     return files

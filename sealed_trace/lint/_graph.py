@@ -46,8 +46,20 @@ _ESCAPING_FUNCS = tuple(sorted(_IMPORT_FUNCS | PATH_LOADERS))
 #: its submodules are looked for.
 _RELATIVE_BASES = frozenset({"__package__", "__spec__", "__name__", "__path__"})
 #: Methods that change a list in place (``__path__.insert(0, elsewhere)``).
-_LIST_MUTATORS = frozenset({"insert", "append", "extend", "__iadd__", "__setitem__", "remove",
-                            "clear", "pop", "reverse", "sort"})
+_LIST_MUTATORS = frozenset(
+    {
+        "insert",
+        "append",
+        "extend",
+        "__iadd__",
+        "__setitem__",
+        "remove",
+        "clear",
+        "pop",
+        "reverse",
+        "sort",
+    }
+)
 #: ``getattr(anything, "import_module")`` and ``x["__import__"]`` are taken for the import
 #: function of that name whatever ``anything`` is (``getattr(getattr, "__self__")`` is the
 #: builtins module): over-approximating, the safe direction.
@@ -59,11 +71,25 @@ _FUNC_BY_NAME = {
     "find_spec": "importlib.util.find_spec",
 }
 #: Modules whose attributes, fetched under a computed name, may be an import function.
-_IMPORT_ROOTS = frozenset({
-    "builtins", "importlib", "importlib.util", "importlib.machinery", "importlib.metadata",
-    "pkgutil", "runpy", "imp", "zipimport", "pydoc", "importlib.resources",
-    "importlib._bootstrap", "unittest.mock", "pickle", "marshal",
-})
+_IMPORT_ROOTS = frozenset(
+    {
+        "builtins",
+        "importlib",
+        "importlib.util",
+        "importlib.machinery",
+        "importlib.metadata",
+        "pkgutil",
+        "runpy",
+        "imp",
+        "zipimport",
+        "pydoc",
+        "importlib.resources",
+        "importlib._bootstrap",
+        "unittest.mock",
+        "pickle",
+        "marshal",
+    }
+)
 #: Callables that import a module named by a string argument although they are not import
 #: functions: ``name -> (position, keywords)`` of that argument. A literal is an import of the
 #: longest known module it names (``patch("pkg.mod.attr")`` imports ``pkg.mod``); anything else
@@ -73,13 +99,25 @@ _STRING_IMPORTS: dict[str, tuple[int, tuple[str, ...]]] = {
     "pkgutil.get_data": (0, ("package",)),
     "importlib._bootstrap._gcd_import": (0, ("name",)),
     "importlib._bootstrap._find_and_load": (0, ("name",)),
-    **{f"{owner}.{func}": (0, ("anchor", "package"))
-       for owner in ("importlib.resources", "importlib_resources")
-       for func in ("files", "read_text", "read_binary", "open_text", "open_binary", "path",
-                    "contents", "is_resource")},
-    **{owner + suffix: (0, ("target", "in_dict"))
-       for owner in ("unittest.mock.patch", "mock.patch")
-       for suffix in ("", ".dict", ".multiple")},
+    **{
+        f"{owner}.{func}": (0, ("anchor", "package"))
+        for owner in ("importlib.resources", "importlib_resources")
+        for func in (
+            "files",
+            "read_text",
+            "read_binary",
+            "open_text",
+            "open_binary",
+            "path",
+            "contents",
+            "is_resource",
+        )
+    },
+    **{
+        owner + suffix: (0, ("target", "in_dict"))
+        for owner in ("unittest.mock.patch", "mock.patch")
+        for suffix in ("", ".dict", ".multiple")
+    },
     "unittest.main": (0, ("module",)),
     "unittest.TestProgram": (0, ("module",)),
     "xml.sax.make_parser": (0, ("parser_list",)),
@@ -95,15 +133,22 @@ _STRING_IMPORT_METHODS = {
 }
 #: Callables that may import any module named inside their data (``pickle.loads`` imports the
 #: module of every global it restores): ST301 wherever they occur.
-_HIDDEN_IMPORTS = frozenset({
-    *(f"{owner}.{func}" for owner in ("pickle", "_pickle", "marshal", "cPickle", "dill",
-                                      "cloudpickle")
-      for func in ("load", "loads", "Unpickler")),
-    # logging configuration imports the classes and factories its data names ("class", "()")
-    "logging.config.dictConfig", "logging.config.fileConfig", "logging.config.listen",
-    # an entry point built by hand loads whatever its value names
-    "importlib.metadata.EntryPoint", "importlib_metadata.EntryPoint",
-})
+_HIDDEN_IMPORTS = frozenset(
+    {
+        *(
+            f"{owner}.{func}"
+            for owner in ("pickle", "_pickle", "marshal", "cPickle", "dill", "cloudpickle")
+            for func in ("load", "loads", "Unpickler")
+        ),
+        # logging configuration imports the classes and factories its data names ("class", "()")
+        "logging.config.dictConfig",
+        "logging.config.fileConfig",
+        "logging.config.listen",
+        # an entry point built by hand loads whatever its value names
+        "importlib.metadata.EntryPoint",
+        "importlib_metadata.EntryPoint",
+    }
+)
 #: Callables that make a function fetching an attribute named by a string: given an import
 #: function's name, what they make may be that function, whatever object it is applied to.
 _ATTRIBUTE_MAKERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
@@ -153,8 +198,7 @@ class _TypeChecking:
             if isinstance(node, ast.ImportFrom):
                 for alias in node.names:
                     bound = alias.asname or alias.name
-                    if (node.module in _TYPING and not node.level
-                            and alias.name == "TYPE_CHECKING"):
+                    if node.module in _TYPING and not node.level and alias.name == "TYPE_CHECKING":
                         self.names.add(bound)
                     else:
                         stored.add(bound)
@@ -174,11 +218,15 @@ class _TypeChecking:
                 stored.add(node.name)
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 stored.update(node.names)
-            elif (isinstance(node, ast.Attribute) and node.attr == "TYPE_CHECKING"
-                  and not isinstance(node.ctx, ast.Load)):
+            elif (
+                isinstance(node, ast.Attribute)
+                and node.attr == "TYPE_CHECKING"
+                and not isinstance(node.ctx, ast.Load)
+            ):
                 spoofed = True
             elif isinstance(node, ast.Call) and any(
-                    isinstance(a, ast.Constant) and a.value == "TYPE_CHECKING" for a in node.args):
+                isinstance(a, ast.Constant) and a.value == "TYPE_CHECKING" for a in node.args
+            ):
                 spoofed = True  # setattr(typing, "TYPE_CHECKING", True) and the like
         if spoofed:
             self.names.clear()
@@ -189,8 +237,12 @@ class _TypeChecking:
     def test(self, test: ast.expr) -> bool:
         if isinstance(test, ast.Name):
             return test.id in self.names
-        return (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-                and isinstance(test.value, ast.Name) and test.value.id in self.modules)
+        return (
+            isinstance(test, ast.Attribute)
+            and test.attr == "TYPE_CHECKING"
+            and isinstance(test.value, ast.Name)
+            and test.value.id in self.modules
+        )
 
 
 _AST = ast.AST
@@ -295,8 +347,13 @@ class _Visitor:
                 if not isinstance(node, ast.Lambda):
                     outer += [*node.decorator_list, node.returns]
                 stack.extend((child, tc, lazy) for child in outer if child is not None)
-                for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
-                            node.args.vararg, node.args.kwarg):
+                for arg in (
+                    *node.args.posonlyargs,
+                    *node.args.args,
+                    *node.args.kwonlyargs,
+                    node.args.vararg,
+                    node.args.kwarg,
+                ):
                     if arg is not None and arg.annotation is not None:
                         stack.append((arg.annotation, tc, lazy))
                 continue
@@ -335,8 +392,11 @@ class _Visitor:
             for name in node._fields:
                 value = getattr(node, name, None)
                 if isinstance(value, list):
-                    stack.extend((child, tc, lazy) for child in value if isinstance(child, _AST)
-                                 and not isinstance(child, _LEAVES))
+                    stack.extend(
+                        (child, tc, lazy)
+                        for child in value
+                        if isinstance(child, _AST) and not isinstance(child, _LEAVES)
+                    )
                 elif isinstance(value, _AST) and not isinstance(value, _LEAVES):
                     stack.append((value, tc, lazy))
         self._bind_aliases()
@@ -372,9 +432,7 @@ class _Visitor:
                     return func
         return None
 
-    def _assignment(
-        self, node: ast.Assign | ast.AnnAssign | ast.AugAssign | ast.NamedExpr
-    ) -> None:
+    def _assignment(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign | ast.NamedExpr) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         value = node.value
         for target in targets:
@@ -397,9 +455,11 @@ class _Visitor:
             if isinstance(target, ast.Name):
                 self.aliases.append((target.id, value))
                 self.alias_values.add(id(value))
-            elif (isinstance(target, (ast.Tuple, ast.List))
-                  and isinstance(value, (ast.Tuple, ast.List))
-                  and len(target.elts) == len(value.elts)):
+            elif (
+                isinstance(target, (ast.Tuple, ast.List))
+                and isinstance(value, (ast.Tuple, ast.List))
+                and len(target.elts) == len(value.elts)
+            ):
                 for t, v in zip(target.elts, value.elts, strict=True):
                     if isinstance(t, ast.Name):
                         self.aliases.append((t.id, v))
@@ -407,7 +467,7 @@ class _Visitor:
 
     def _defaults(self, args: ast.arguments) -> None:
         positional = [*args.posonlyargs, *args.args]
-        with_default = positional[len(positional) - len(args.defaults):]
+        with_default = positional[len(positional) - len(args.defaults) :]
         for arg, default in zip(with_default, args.defaults, strict=True):
             self.aliases.append((arg.arg, default))
             self.alias_values.add(id(default))
@@ -457,8 +517,19 @@ class _Visitor:
                 self.bindings.setdefault(root, set()).add(root)
                 (self.tc_bound if tc else self.rt_bound).add(root)
             line, col = self.pos(alias)
-            self.imports.append(ImportFact(line, col, alias.name, None, "import", tc,
-                                           f"import {alias.name}", lazy, node.lineno))
+            self.imports.append(
+                ImportFact(
+                    line,
+                    col,
+                    alias.name,
+                    None,
+                    "import",
+                    tc,
+                    f"import {alias.name}",
+                    lazy,
+                    node.lineno,
+                )
+            )
 
     def _import_from(self, node: ast.ImportFrom, tc: bool, lazy: bool) -> None:
         module = self.absolute(node.level, node.module or "")
@@ -477,14 +548,28 @@ class _Visitor:
                 self.bindings.setdefault(name, set()).add(f"{module}.{alias.name}")
                 (self.tc_bound if tc else self.rt_bound).add(name)
             line, col = self.pos(alias if alias.name != "*" else node)
-            self.imports.append(ImportFact(line, col, module, alias.name, "from", tc,
-                                           f"from {spelled} import {alias.name}", lazy,
-                                           node.lineno))
+            self.imports.append(
+                ImportFact(
+                    line,
+                    col,
+                    module,
+                    alias.name,
+                    "from",
+                    tc,
+                    f"from {spelled} import {alias.name}",
+                    lazy,
+                    node.lineno,
+                )
+            )
 
     def _call(self, node: ast.Call, tc: bool) -> None:
         func = node.func
-        if (isinstance(func, ast.Attribute) and func.attr in _LIST_MUTATORS
-                and isinstance(func.value, ast.Name) and func.value.id == "__path__"):
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in _LIST_MUTATORS
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "__path__"
+        ):
             line, col = self.pos(node)
             self.dynamics.append(DynamicFact(line, col, "relative-base", "__path__"))
         callee = self.resolve(node.func)
@@ -500,8 +585,9 @@ class _Visitor:
         if callee & _IMPORT_FUNCS:
             self._dynamic_import(node, sorted(callee & _IMPORT_FUNCS)[0], line, col, tc)
         if callee & PATH_LOADERS:
-            self.dynamics.append(DynamicFact(line, col, "path-import",
-                                             sorted(callee & PATH_LOADERS)[0]))
+            self.dynamics.append(
+                DynamicFact(line, col, "path-import", sorted(callee & PATH_LOADERS)[0])
+            )
         if callee & _PLUGIN_FUNCS:
             self.dynamics.append(
                 DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
@@ -539,8 +625,11 @@ class _Visitor:
             text = _literal(item)
             if text is not None:
                 if text.strip("."):
-                    self.imports.append(ImportFact(line, col, text.strip("."), None, "dynamic",
-                                                   tc, f"{func}({text!r})"))
+                    self.imports.append(
+                        ImportFact(
+                            line, col, text.strip("."), None, "dynamic", tc, f"{func}({text!r})"
+                        )
+                    )
                 continue
             if isinstance(item, ast.Name) and item.id in ("__name__", "__package__"):
                 continue  # the module itself or its package: already imported
@@ -632,15 +721,23 @@ class _Visitor:
             else:
                 self.dynamics.append(DynamicFact(line, col, "computed-import", func))
                 return
-        self.imports.append(ImportFact(line, col, module, None, "dynamic", tc,
-                                       f"{func}({text!r})"))
+        self.imports.append(ImportFact(line, col, module, None, "dynamic", tc, f"{func}({text!r})"))
         fromlist = _arg(node, 3, "fromlist") if func in _DUNDER_IMPORTS else None
         if isinstance(fromlist, (ast.List, ast.Tuple)):
             for element in fromlist.elts:
                 item = _literal(element)
                 if item:
-                    self.imports.append(ImportFact(line, col, module, item, "dynamic", tc,
-                                                   f"{func}({text!r}, fromlist=[{item!r}])"))
+                    self.imports.append(
+                        ImportFact(
+                            line,
+                            col,
+                            module,
+                            item,
+                            "dynamic",
+                            tc,
+                            f"{func}({text!r}, fromlist=[{item!r}])",
+                        )
+                    )
 
 
 #: ``try`` statements (``try``/``except*`` from Python 3.11 on).
@@ -682,9 +779,11 @@ def _definitions(tree: ast.Module, visitor: _Visitor) -> dict[str, list[str]]:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for target in targets:
                 pairs: list[tuple[ast.expr, ast.expr | None]] = [(target, stmt.value)]
-                if (isinstance(target, (ast.Tuple, ast.List))
-                        and isinstance(stmt.value, (ast.Tuple, ast.List))
-                        and len(target.elts) == len(stmt.value.elts)):
+                if (
+                    isinstance(target, (ast.Tuple, ast.List))
+                    and isinstance(stmt.value, (ast.Tuple, ast.List))
+                    and len(target.elts) == len(stmt.value.elts)
+                ):
                     pairs = list(zip(target.elts, stmt.value.elts, strict=True))
                 for name, value in pairs:
                     if isinstance(name, ast.Name):
@@ -703,7 +802,8 @@ def _definitions(tree: ast.Module, visitor: _Visitor) -> dict[str, list[str]]:
                     out.setdefault("*", []).append(f"star:{base}")
                 elif base:
                     out.setdefault(alias.asname or alias.name, []).append(
-                        f"import:{base}.{alias.name}")
+                        f"import:{base}.{alias.name}"
+                    )
         elif isinstance(stmt, (ast.If, ast.With, ast.AsyncWith, ast.For, ast.While)):
             work.extend(stmt.body)
             work.extend(getattr(stmt, "orelse", ()))
@@ -716,7 +816,9 @@ def _definitions(tree: ast.Module, visitor: _Visitor) -> dict[str, list[str]]:
 
 
 def extract_graph_facts(
-    text: str, module: str | None, is_package: bool,
+    text: str,
+    module: str | None,
+    is_package: bool,
     feature_version: tuple[int, int] | None = None,
 ) -> FileFacts:
     """Imports, dynamic imports and import-resolved references of ``text``.
@@ -732,22 +834,33 @@ def extract_graph_facts(
         # misplaced __future__ import): such a file cannot be imported either
         compile(tree, "<module>", "exec", dont_inherit=True)
     except SyntaxError as exc:
-        return FileFacts(error=("ST001", exc.lineno or 1, max(1, exc.offset or 1),
-                                f"not valid Python: {exc.msg}"), suppressions=suppressions)
+        return FileFacts(
+            error=(
+                "ST001",
+                exc.lineno or 1,
+                max(1, exc.offset or 1),
+                f"not valid Python: {exc.msg}",
+            ),
+            suppressions=suppressions,
+        )
     except (RecursionError, MemoryError, ValueError) as exc:
-        return FileFacts(error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__} "
-                                "(nesting too deep)"), suppressions=suppressions)
+        return FileFacts(
+            error=("ST001", 1, 1, f"cannot parse: {type(exc).__name__} (nesting too deep)"),
+            suppressions=suppressions,
+        )
     visitor = _Visitor(text, module or "", is_package)
     try:
         visitor.run(tree)
     except RecursionError:
-        return FileFacts(error=("ST001", 1, 1, "cannot analyse: nesting too deep"),
-                         suppressions=suppressions)
+        return FileFacts(
+            error=("ST001", 1, 1, "cannot analyse: nesting too deep"), suppressions=suppressions
+        )
     extra: dict[str, Any] = {"defs": _definitions(tree, visitor)}
     if visitor.all_uses:
         # literal: the names it lists; otherwise None (a star import takes every submodule)
-        extra["all"] = (sorted(set(visitor.all_names))
-                        if visitor.all_uses == visitor.all_literal else None)
+        extra["all"] = (
+            sorted(set(visitor.all_names)) if visitor.all_uses == visitor.all_literal else None
+        )
     return FileFacts(
         imports=tuple(visitor.imports),
         refs=tuple(dict.fromkeys(visitor.refs)),

@@ -85,8 +85,11 @@ def scan(targets: Sequence[ScanTarget]) -> StaticGraph:
         by_root_top.setdefault((target.root, target.module.partition(".")[0]), []).append(target)
     files = {t.module: module_file(module=module_type(t.module), mtime=0.0) for t in targets}
     packages = {
-        found_package(name=top, directory=os.path.join(root, top),
-                      module_files=frozenset(files[t.module] for t in members))
+        found_package(
+            name=top,
+            directory=os.path.join(root, top),
+            module_files=frozenset(files[t.module] for t in members),
+        )
         for (root, top), members in by_root_top.items()
     }
     paths = {t.module: os.path.normpath(t.abspath) for t in targets}
@@ -99,9 +102,12 @@ def scan(targets: Sequence[ScanTarget]) -> StaticGraph:
         if not chunk:
             continue
         try:
-            result = scan_imports([files[m] for m in chunk], found_packages=packages,
-                                  include_external_packages=True,
-                                  exclude_type_checking_imports=False)
+            result = scan_imports(
+                [files[m] for m in chunk],
+                found_packages=packages,
+                include_external_packages=True,
+                exclude_type_checking_imports=False,
+            )
         except BaseException as exc:  # a Rust panic is a BaseException
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
@@ -109,7 +115,7 @@ def scan(targets: Sequence[ScanTarget]) -> StaticGraph:
             if culprit is not None and culprit in chunk:
                 graph.failed[culprit] = _reason(exc)
                 rest = [m for m in chunk if m != culprit]
-                pending.extend(rest[i:i + _CHUNK] for i in range(0, len(rest), _CHUNK))
+                pending.extend(rest[i : i + _CHUNK] for i in range(0, len(rest), _CHUNK))
             elif len(chunk) == 1:
                 graph.failed[chunk[0]] = _reason(exc)
             else:  # no file named: halve until the culprit is alone
@@ -121,8 +127,9 @@ def scan(targets: Sequence[ScanTarget]) -> StaticGraph:
     return graph
 
 
-def _record(graph: StaticGraph, module: str, imports: Iterable[Any], first_party: set[str],
-            tops: set[str]) -> None:
+def _record(
+    graph: StaticGraph, module: str, imports: Iterable[Any], first_party: set[str], tops: set[str]
+) -> None:
     edges: list[StaticEdge] = []
     external: set[str] = set()
     for item in imports:

@@ -34,22 +34,48 @@ __all__ = [
 #: pass: their attributes are import functions a string can name
 #: (``getattr(importlib, "import_\x6dodule")``), they import the module a string names, or
 #: they load what their data names (a test holds this list to the parser's tables).
-ROOT_WORDS = (b"importlib", b"builtins", b"pkgutil", b"runpy", b"zipimport", b"resolve_name",
-              b"find_spec", b"pydoc", b"locate", b"get_data", b"resources", b"loadTestsFromName",
-              b"patch", b"_gcd_import", b"_find_and_load", b"pickle", b"marshal",
-              b"dictConfig", b"fileConfig", b"listen", b"EntryPoint", b"make_parser",
-              b"TestProgram", b"unittest", b"mock", b"Pickle", b"dill", b"__path__",
-              b"__package__", b"__spec__")
+ROOT_WORDS = (
+    b"importlib",
+    b"builtins",
+    b"pkgutil",
+    b"runpy",
+    b"zipimport",
+    b"resolve_name",
+    b"find_spec",
+    b"pydoc",
+    b"locate",
+    b"get_data",
+    b"resources",
+    b"loadTestsFromName",
+    b"patch",
+    b"_gcd_import",
+    b"_find_and_load",
+    b"pickle",
+    b"marshal",
+    b"dictConfig",
+    b"fileConfig",
+    b"listen",
+    b"EntryPoint",
+    b"make_parser",
+    b"TestProgram",
+    b"unittest",
+    b"mock",
+    b"Pickle",
+    b"dill",
+    b"__path__",
+    b"__package__",
+    b"__spec__",
+)
 #: ``__name__`` is in almost every file; only a write to it makes relative imports computed.
 _NAME_WRITE = re.compile(rb"__name__[ \t]*(?:=(?!=)|:=)")
 _DYNAMIC = (*DYNAMIC_WORDS, *ROOT_WORDS)
 #: Bytes an identifier may hold (every byte of a UTF-8 multibyte character among them).
-_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
-                         + bytes(range(0x80, 0x100)))
+_IDENT_BYTES = frozenset(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_" + bytes(range(0x80, 0x100))
+)
 #: Names through which a string literal reaches an attribute of an unnamed object
 #: (``getattr(getattr(getattr, "__self__"), "__import__")``, ``x.__dict__["..."]``).
-_LOOKUP_WORDS = (b"getattr", b"__dict__", b"__globals__", b"vars", b"attrgetter",
-                 b"methodcaller")
+_LOOKUP_WORDS = (b"getattr", b"__dict__", b"__globals__", b"vars", b"attrgetter", b"methodcaller")
 #: A string literal spelling a name through an escape that yields letters, digits or dots, or a
 #: backslash-newline inside it, or two adjacent literals (implicit concatenation, also across
 #: lines and comments inside brackets). Each pattern starts with a literal character, so ``re``
@@ -69,8 +95,12 @@ _STAR = re.compile(rb"import[ \t\f\\\r\n(]*\*")
 #: name, ``import``; only blanks and line continuations may stand between them.
 _GAP = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))"
 _RELATIVE_DOTS = re.compile(
-    rb"from((?:[ \t\f.]|\\(?:\r\n|\r|\n))*\.)" + _GAP + rb"*[A-Za-z0-9_.\x80-\xff]*"
-    + _GAP + rb"*import")
+    rb"from((?:[ \t\f.]|\\(?:\r\n|\r|\n))*\.)"
+    + _GAP
+    + rb"*[A-Za-z0-9_.\x80-\xff]*"
+    + _GAP
+    + rb"*import"
+)
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _UTF8 = frozenset({"utf-8", "utf_8", "utf8", "utf-8-sig", "ascii", "us-ascii"})
 _LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)?")
@@ -162,8 +192,11 @@ def load(file: SourceFile, limit: int) -> Loaded:
             item.error = ("ST001", line, col, f"cannot decode as utf-8: {exc.reason}")
             return item
         item.text = text
-        item.scan = (data if unicodedata.is_normalized("NFKC", text)
-                     else unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass"))
+        item.scan = (
+            data
+            if unicodedata.is_normalized("NFKC", text)
+            else unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass")
+        )
         return item
     cookies = [match for line in head if (match := _COOKIE.search(line))]
     if data.isascii() and all(c.group(1).decode().lower() in _UTF8 for c in cookies):
@@ -216,8 +249,12 @@ def screen(file: SourceFile, limit: int, module: str | None) -> Screened:
     except (OSError, ValueError):
         data = None
     head = _head_lines(data) if data is not None else []
-    if (data is None or b"\x00" in data or b"coding" in b"".join(head)
-            or data.startswith(b"\xef\xbb\xbf")):
+    if (
+        data is None
+        or b"\x00" in data
+        or b"coding" in b"".join(head)
+        or data.startswith(b"\xef\xbb\xbf")
+    ):
         item = load(file, limit)  # the rare files: read exactly as Python reads them
         if item.error is not None:
             return Screened(item.error, False, False, False)
@@ -229,8 +266,12 @@ def screen(file: SourceFile, limit: int, module: str | None) -> Screened:
                 data.decode("utf-8")
             except UnicodeDecodeError as exc:
                 line, col = _line_of(data, exc.start)
-                return Screened(("ST001", line, col, f"cannot decode as utf-8: {exc.reason}"),
-                                False, False, False)
+                return Screened(
+                    ("ST001", line, col, f"cannot decode as utf-8: {exc.reason}"),
+                    False,
+                    False,
+                    False,
+                )
     if module is not None and not exact:
         exact = deep_relative(data, module, file.is_package)
     return Screened(None, _MARKER in data, b"TYPE_CHECKING" in data, exact)

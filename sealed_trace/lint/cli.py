@@ -29,37 +29,101 @@ def _jobs(value: str) -> int:
 
 def add_lint_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the lint options to ``parser`` (shared by the subcommand and ``-m`` entry)."""
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="files or directories to report on (default: the source roots)")
-    parser.add_argument("--config", metavar="FILE", dest="lint_config",
-                        help="pyproject.toml holding [tool.sealed_trace] (default: nearest)")
-    parser.add_argument("--format", choices=_FORMATS, default="text", dest="lint_format",
-                        help="report format (default: text)")
-    parser.add_argument("--output-file", metavar="FILE", dest="lint_output",
-                        help="write the report to FILE instead of standard output")
-    parser.add_argument("--exit-zero", action="store_true", dest="lint_exit_zero",
-                        help="exit 0 even when there are findings")
-    parser.add_argument("--no-cache", action="store_true", dest="lint_no_cache",
-                        help="neither read nor write the lint cache")
-    parser.add_argument("--select", action="append", default=[], dest="lint_select",
-                        metavar="CODES", help="report only these rules (codes, prefixes such "
-                        "as ST4, or names; comma-separated, repeatable)")
-    parser.add_argument("--ignore", action="append", default=[], dest="lint_ignore",
-                        metavar="CODES", help="do not report these rules (as --select)")
-    parser.add_argument("--write-baseline", metavar="FILE", dest="lint_write_baseline",
-                        help="record today's findings in FILE (then set baseline = \"FILE\" "
-                        "in the policy) and exit 0")
-    parser.add_argument("--skip-uncovered", action="store_true", dest="lint_skip_uncovered",
-                        help="skip, instead of refusing, PATHs outside the policy's source "
-                        "roots (what a pre-commit hook passes)")
-    parser.add_argument("--statistics", action="store_true", dest="lint_statistics",
-                        help="print the number of findings per rule instead of the findings")
-    parser.add_argument("--show-source", action="store_true", dest="lint_show_source",
-                        help="show the offending line with a caret under each finding (text)")
-    parser.add_argument("--quiet", "-q", action="store_true", dest="lint_quiet",
-                        help="print the findings only: no summary line, no notes")
-    parser.add_argument("--jobs", type=_jobs, default=None, dest="lint_jobs", metavar="N",
-                        help="accepted for compatibility: the import scanner uses every core")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="files or directories to report on (default: the source roots)",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        dest="lint_config",
+        help="pyproject.toml holding [tool.sealed_trace] (default: nearest)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=_FORMATS,
+        default="text",
+        dest="lint_format",
+        help="report format (default: text)",
+    )
+    parser.add_argument(
+        "--output-file",
+        metavar="FILE",
+        dest="lint_output",
+        help="write the report to FILE instead of standard output",
+    )
+    parser.add_argument(
+        "--exit-zero",
+        action="store_true",
+        dest="lint_exit_zero",
+        help="exit 0 even when there are findings",
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        dest="lint_no_cache",
+        help="neither read nor write the lint cache",
+    )
+    parser.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        dest="lint_select",
+        metavar="CODES",
+        help="report only these rules (codes, prefixes such "
+        "as ST4, or names; comma-separated, repeatable)",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        dest="lint_ignore",
+        metavar="CODES",
+        help="do not report these rules (as --select)",
+    )
+    parser.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        dest="lint_write_baseline",
+        help='record today\'s findings in FILE (then set baseline = "FILE" '
+        "in the policy) and exit 0",
+    )
+    parser.add_argument(
+        "--skip-uncovered",
+        action="store_true",
+        dest="lint_skip_uncovered",
+        help="skip, instead of refusing, PATHs outside the policy's source "
+        "roots (what a pre-commit hook passes)",
+    )
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        dest="lint_statistics",
+        help="print the number of findings per rule instead of the findings",
+    )
+    parser.add_argument(
+        "--show-source",
+        action="store_true",
+        dest="lint_show_source",
+        help="show the offending line with a caret under each finding (text)",
+    )
+    parser.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        dest="lint_quiet",
+        help="print the findings only: no summary line, no notes",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        dest="lint_jobs",
+        metavar="N",
+        help="accepted for compatibility: the import scanner uses every core",
+    )
 
 
 def add_lint_parser(subparsers: Any) -> None:
@@ -105,9 +169,10 @@ def run_lint(args: argparse.Namespace) -> int:
             _error(f"{path}: no such file or directory")
             return 2
         outside = _outside_policy(path, config)
-        if outside and (outside.startswith("excluded")
-                        or (getattr(args, "lint_skip_uncovered", False)
-                            and outside.startswith("not under"))):
+        if outside and (
+            outside.startswith("excluded")
+            or (getattr(args, "lint_skip_uncovered", False) and outside.startswith("not under"))
+        ):
             continue  # a file the policy excludes (a hook's staged file, say) is skipped
         if outside:
             _error(f"{path}: {outside}; nothing there would be checked")
@@ -115,8 +180,7 @@ def run_lint(args: argparse.Namespace) -> int:
         kept.append(path)
     if paths and not kept:
         if not quiet:
-            sys.stderr.write("no files to check: the policy covers none of the paths "
-                             "given\n")
+            sys.stderr.write("no files to check: the policy covers none of the paths given\n")
         return 0
     paths = tuple(kept)
     from sealed_trace.lint.catalog import is_selector
@@ -125,8 +189,12 @@ def run_lint(args: argparse.Namespace) -> int:
 
     selectors: dict[str, tuple[str, ...]] = {}
     for option in ("select", "ignore"):
-        values = tuple(v.strip() for raw in getattr(args, f"lint_{option}", [])
-                       for v in raw.split(",") if v.strip())
+        values = tuple(
+            v.strip()
+            for raw in getattr(args, f"lint_{option}", [])
+            for v in raw.split(",")
+            if v.strip()
+        )
         bad = [v for v in values if not is_selector(v)]
         if bad:
             _error(f"--{option} {', '.join(bad)}: names no lint rule (see sealed-trace rules)")
@@ -134,12 +202,21 @@ def run_lint(args: argparse.Namespace) -> int:
         selectors[option] = values
     selection = Selection(selectors["select"], selectors["ignore"])
     try:
-        result = lint(config, paths, rule_loader=load_rules, use_cache=not args.lint_no_cache,
-                      jobs=args.lint_jobs)
+        result = lint(
+            config,
+            paths,
+            rule_loader=load_rules,
+            use_cache=not args.lint_no_cache,
+            jobs=args.lint_jobs,
+        )
         writing = getattr(args, "lint_write_baseline", None)
-        filtered = apply_filters(result.findings, config, selection,
-                                 use_baseline=not writing,
-                                 checked_paths=set(paths) if paths else None)
+        filtered = apply_filters(
+            result.findings,
+            config,
+            selection,
+            use_baseline=not writing,
+            checked_paths=set(paths) if paths else None,
+        )
     except FileNotFoundError as exc:
         _error(f"{exc}: no such file or directory")
         return 2
@@ -161,10 +238,15 @@ def run_lint(args: argparse.Namespace) -> int:
             _error(f"{writing}: cannot write: {exc.strerror or exc}")
             return 2
         if not quiet:
-            same = config.baseline is not None and \
-                os.path.realpath(config.baseline) == os.path.realpath(writing)
-            hint = ("the policy's baseline" if same else "set baseline = "
-                    f"\"{os.path.relpath(writing, config.root)}\" in [tool.sealed_trace]")
+            same = config.baseline is not None and os.path.realpath(
+                config.baseline
+            ) == os.path.realpath(writing)
+            hint = (
+                "the policy's baseline"
+                if same
+                else "set baseline = "
+                f'"{os.path.relpath(writing, config.root)}" in [tool.sealed_trace]'
+            )
             sys.stderr.write(f"wrote {count} finding(s) to {writing}; {hint}\n")
         return 0
     if args.lint_format in ("sarif", "github"):
@@ -176,8 +258,11 @@ def run_lint(args: argparse.Namespace) -> int:
 
         stream = sys.stdout if not args.lint_output else None
         report = render_text(
-            result, root=config.root, show_source=getattr(args, "lint_show_source", False),
-            colour=stream is not None and use_colour(_isatty(stream)))
+            result,
+            root=config.root,
+            show_source=getattr(args, "lint_show_source", False),
+            colour=stream is not None and use_colour(_isatty(stream)),
+        )
     else:
         report = render(args.lint_format, result, _version())
     if args.lint_output:
@@ -189,12 +274,14 @@ def run_lint(args: argparse.Namespace) -> int:
             return 2
     else:
         sys.stdout.write(report)
-    if args.lint_format == "text" and not args.lint_output \
-            and not quiet:
+    if args.lint_format == "text" and not args.lint_output and not quiet:
         # On stderr, so that stdout holds findings only; a clean run says it ran.
         summary = f"{len(result.findings)} finding(s)" if result.findings else "no findings"
-        tail = (f" ({hidden} more hidden by the baseline, ignore entries or rule selection)"
-                if hidden > 0 else "")
+        tail = (
+            f" ({hidden} more hidden by the baseline, ignore entries or rule selection)"
+            if hidden > 0
+            else ""
+        )
         sys.stderr.write(f"{summary} in {result.checked} file(s){tail}\n")
     return 1 if result.findings and not args.lint_exit_zero else 0
 
@@ -217,8 +304,9 @@ def _outside_policy(path: str, config: Any) -> str | None:
     if os.path.commonpath([real, root]) != root:
         return f"outside the project of {config.config_path}"
     roots = [os.path.realpath(r) for r in config.source_roots]
-    if not any(os.path.commonpath([real, r]) == r or os.path.commonpath([real, r]) == real
-               for r in roots):
+    if not any(
+        os.path.commonpath([real, r]) == r or os.path.commonpath([real, r]) == real for r in roots
+    ):
         return f"not under a source root of {config.config_path}"
     rel = os.path.relpath(real, root).replace(os.sep, "/")
     if rel != "." and _excluded(rel, config.exclude):
@@ -265,7 +353,8 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Standalone entry (``python -m sealed_trace.lint``): the lint options only."""
-    parser = argparse.ArgumentParser(prog="sealed-trace lint",
-                                     description="sealed-trace static boundary lint")
+    parser = argparse.ArgumentParser(
+        prog="sealed-trace lint", description="sealed-trace static boundary lint"
+    )
     add_lint_arguments(parser)
     return run_lint(parser.parse_args(argv))

@@ -45,8 +45,20 @@ __all__ = [
 ]
 
 DEFAULT_MAX_FILE_BYTES: Final = 4 * 1024 * 1024
-TOP_KEYS: Final = ("source_roots", "boundary", "exclude", "cache_dir", "max_file_bytes", "jobs",
-                   "target_version", "baseline", "ignore", "select", "deselect", "third_party")
+TOP_KEYS: Final = (
+    "source_roots",
+    "boundary",
+    "exclude",
+    "cache_dir",
+    "max_file_bytes",
+    "jobs",
+    "target_version",
+    "baseline",
+    "ignore",
+    "select",
+    "deselect",
+    "third_party",
+)
 IGNORE_KEYS: Final = ("path", "codes", "reason")
 #: Findings no selection, ignore or baseline can hide: a file the lint could not read, or a
 #: rule that crashed, is never a silent pass.
@@ -129,8 +141,7 @@ class _Names:
         import difflib
 
         pool = sorted(self.modules | set(sys.stdlib_module_names) | self.installed())
-        close = difflib.get_close_matches(name.split("*", 1)[0].rstrip("."), pool, n=1,
-                                          cutoff=0.75)
+        close = difflib.get_close_matches(name.split("*", 1)[0].rstrip("."), pool, n=1, cutoff=0.75)
         return f" (did you mean {close[0]!r}?)" if close else ""
 
 
@@ -139,8 +150,9 @@ class ConfigError(Exception):
     ``lines`` the line of the policy file each one is about, where it can be found (None
     otherwise). :meth:`located` gives them as ``file:line: problem``."""
 
-    def __init__(self, source: str, problems: list[str],
-                 lines: list[int | None] | None = None) -> None:
+    def __init__(
+        self, source: str, problems: list[str], lines: list[int | None] | None = None
+    ) -> None:
         self.source = source
         self.problems = list(problems)
         self.lines = list(lines) if lines is not None else [None] * len(self.problems)
@@ -148,8 +160,10 @@ class ConfigError(Exception):
 
     def located(self) -> list[str]:
         """One ``source[:line]: problem`` string per problem."""
-        return [f"{self.source}:{line}: {p}" if line else f"{self.source}: {p}"
-                for p, line in zip(self.problems, self.lines, strict=True)]
+        return [
+            f"{self.source}:{line}: {p}" if line else f"{self.source}: {p}"
+            for p, line in zip(self.problems, self.lines, strict=True)
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,10 +248,14 @@ class IgnoreEntry:
         """Whether this entry covers a finding of ``code`` in ``path``."""
         from sealed_trace.lint.catalog import matches_rule
 
-        return (code not in UNHIDEABLE
-                and any(fnmatch.fnmatchcase(path, p) or path.startswith(p.rstrip("/") + "/")
-                        for p in self.paths)
-                and any(matches_rule(c, code) for c in self.codes))
+        return (
+            code not in UNHIDEABLE
+            and any(
+                fnmatch.fnmatchcase(path, p) or path.startswith(p.rstrip("/") + "/")
+                for p in self.paths
+            )
+            and any(matches_rule(c, code) for c in self.codes)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,8 +305,18 @@ class LintConfig:
             "max": self.max_file_bytes,
             "target": list(self.target_version) if self.target_version else None,
             "boundaries": [
-                [b.name, b.module, b.preset, b.allowed_imports, b.banned, b.forbidden_fields,
-                 b.upstream, b.type_checking_imports, b.closure, b.allowed_callables]
+                [
+                    b.name,
+                    b.module,
+                    b.preset,
+                    b.allowed_imports,
+                    b.banned,
+                    b.forbidden_fields,
+                    b.upstream,
+                    b.type_checking_imports,
+                    b.closure,
+                    b.allowed_callables,
+                ]
                 for b in self.boundaries
             ],
         }
@@ -345,10 +373,10 @@ def _near_misses(start: str | os.PathLike[str]) -> list[str]:
             for name in tool:
                 folded = name.lower().replace("-", "_").replace(".", "_")
                 if name != "sealed_trace" and (
-                        folded == "sealed_trace"
-                        or difflib.SequenceMatcher(None, folded, "sealed_trace").ratio() > 0.8):
-                    hints.append(f"{candidate} has [tool.{name}]: the table is "
-                                 "[tool.sealed_trace]")
+                    folded == "sealed_trace"
+                    or difflib.SequenceMatcher(None, folded, "sealed_trace").ratio() > 0.8
+                ):
+                    hints.append(f"{candidate} has [tool.{name}]: the table is [tool.sealed_trace]")
         if hints:
             break
     return hints
@@ -372,7 +400,7 @@ def _key_lines(text: str) -> dict[str, int]:
             if name == "tool.sealed_trace":
                 prefix = ""
             elif name.startswith("tool.sealed_trace.") and header.group(1) == "[[":
-                array = name[len("tool.sealed_trace."):]
+                array = name[len("tool.sealed_trace.") :]
                 index = counts.get(array, 0)
                 counts[array] = index + 1
                 prefix = f"{array}[{index}]"
@@ -386,8 +414,10 @@ def _key_lines(text: str) -> dict[str, int]:
     return out
 
 
-_PROBLEM_KEY = re.compile(r"^(?:unknown key '([^']+)'|([a-z_]+\[\d+\])(?:\.([a-z_]+))?"
-                          r"(?:: unknown key '([^']+)')?|([a-z_]+))")
+_PROBLEM_KEY = re.compile(
+    r"^(?:unknown key '([^']+)'|([a-z_]+\[\d+\])(?:\.([a-z_]+))?"
+    r"(?:: unknown key '([^']+)')?|([a-z_]+))"
+)
 
 
 def _line_of(problem: str, lines: dict[str, int]) -> int | None:
@@ -399,8 +429,11 @@ def _line_of(problem: str, lines: dict[str, int]) -> int | None:
         return lines.get(top)
     if table:
         inner = key or unknown
-        return lines.get(f"{table}.{inner}") if inner and f"{table}.{inner}" in lines \
+        return (
+            lines.get(f"{table}.{inner}")
+            if inner and f"{table}.{inner}" in lines
             else lines.get(table)
+        )
     return lines.get(word or "")
 
 
@@ -414,8 +447,12 @@ def _suggest(key: str, known: Iterable[str]) -> str:
 def _type_name(value: object) -> str:
     """``value`` as a problem shows it: its TOML type and (shortened) the value itself."""
     kind = {
-        bool: "a boolean", int: "an integer", float: "a float", str: "a string",
-        list: "an array", dict: "a table",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a float",
+        str: "a string",
+        list: "an array",
+        dict: "a table",
     }.get(type(value), type(value).__name__)
     if isinstance(value, dict):
         return kind
@@ -469,8 +506,10 @@ def _check_selector(item: str) -> str | None:
 def _ignores(value: object, problems: list[str]) -> tuple[IgnoreEntry, ...]:
     """The ``[[tool.sealed_trace.ignore]]`` entries; every problem reported."""
     if not isinstance(value, list):
-        problems.append(f"ignore must be an array of tables ([[tool.sealed_trace.ignore]]), not "
-                        f"{_type_name(value)}")
+        problems.append(
+            f"ignore must be an array of tables ([[tool.sealed_trace.ignore]]), not "
+            f"{_type_name(value)}"
+        )
         return ()
     out: list[IgnoreEntry] = []
     for index, table in enumerate(value):
@@ -483,9 +522,13 @@ def _ignores(value: object, problems: list[str]) -> tuple[IgnoreEntry, ...]:
             if key not in IGNORE_KEYS:
                 problems.append(f"{where}: unknown key {key!r}{_suggest(key, IGNORE_KEYS)}")
         raw_paths = table.get("path")
-        paths = ((raw_paths,) if isinstance(raw_paths, str)
-                 else _str_list(raw_paths, f"{where}.path", problems) if raw_paths is not None
-                 else ())
+        paths = (
+            (raw_paths,)
+            if isinstance(raw_paths, str)
+            else _str_list(raw_paths, f"{where}.path", problems)
+            if raw_paths is not None
+            else ()
+        )
         if not paths:
             problems.append(f"{where}.path is required (a glob, or an array of them)")
         codes = _str_list(table.get("codes", []), f"{where}.codes", problems, _check_selector)
@@ -504,7 +547,10 @@ def _check_identifier(item: str) -> str | None:
 
 
 def _boundary(
-    index: int, table: object, problems: list[str], seen_names: set[str],
+    index: int,
+    table: object,
+    problems: list[str],
+    seen_names: set[str],
     targets: list[_Target] | None = None,
 ) -> Boundary | None:
     where = f"boundary[{index}]"
@@ -516,7 +562,8 @@ def _boundary(
             problems.append(
                 f"{where}: unknown key {key!r}: it is a [tool.sealed_trace] key; move it above "
                 "the first [[tool.sealed_trace.boundary]] (every line below a table header "
-                "belongs to that table)")
+                "belongs to that table)"
+            )
         elif key not in BOUNDARY_KEYS:
             problems.append(f"{where}: unknown key {key!r}{_suggest(key, BOUNDARY_KEYS)}")
     start = len(problems)
@@ -533,8 +580,9 @@ def _boundary(
     if module is None:
         problems.append(f"{where}.module is required")
     elif not isinstance(module, str) or not _DOTTED.match(module):
-        problems.append(f"{where}.module must be a dotted module name string, not "
-                        f"{_type_name(module)}")
+        problems.append(
+            f"{where}.module must be a dotted module name string, not {_type_name(module)}"
+        )
     preset_name = table.get("preset", "none")
     preset = None
     if not isinstance(preset_name, str):
@@ -546,26 +594,26 @@ def _boundary(
         )
     else:
         preset = PRESETS[preset_name]
-    allowed = _str_list(table.get("allowed_imports", []), f"{where}.allowed_imports", problems,
-                        _check_dotted)
+    allowed = _str_list(
+        table.get("allowed_imports", []), f"{where}.allowed_imports", problems, _check_dotted
+    )
     banned = _str_list(table.get("banned", []), f"{where}.banned", problems, _check_pattern)
-    fields = _str_list(table.get("forbidden_fields", []), f"{where}.forbidden_fields", problems,
-                       _check_identifier)
+    fields = _str_list(
+        table.get("forbidden_fields", []), f"{where}.forbidden_fields", problems, _check_identifier
+    )
     upstream = _str_list(table.get("upstream", []), f"{where}.upstream", problems, _check_pattern)
     if targets is not None:  # matched against the source roots even when other keys are bad
         good_module = module if isinstance(module, str) and _DOTTED.match(module) else None
-        targets.append(_Target(index, good_module, upstream, allowed, banned,
-                               "upstream" in table))
+        targets.append(_Target(index, good_module, upstream, allowed, banned, "upstream" in table))
     tci = table.get("type_checking_imports", "count")
     if tci not in ("count", "ignore"):
-        problems.append(
-            f"{where}.type_checking_imports must be \"count\" or \"ignore\", not {tci!r}"
-        )
+        problems.append(f'{where}.type_checking_imports must be "count" or "ignore", not {tci!r}')
     closure = table.get("closure", False)
     if not isinstance(closure, bool):
         problems.append(f"{where}.closure must be true or false, not {_type_name(closure)}")
-    callables = _str_list(table.get("allowed_callables", []), f"{where}.allowed_callables",
-                          problems, _check_pattern)
+    callables = _str_list(
+        table.get("allowed_callables", []), f"{where}.allowed_callables", problems, _check_pattern
+    )
     if len(problems) != start or preset is None or not isinstance(name, str):
         return None
     if not isinstance(module, str) or not isinstance(tci, str):
@@ -600,8 +648,11 @@ def target_from_requires_python(spec: object) -> tuple[int, int] | None:
         if match is None:
             continue
         op, major, minor = match.group(1), int(match.group(2)), int(match.group(3))
-        bound = (major, minor + 1) if op == ">" and part.strip()[1:].strip().count(".") < 2 \
+        bound = (
+            (major, minor + 1)
+            if op == ">" and part.strip()[1:].strip().count(".") < 2
             else (major, minor)
+        )
         if best is None or bound > best:
             best = bound
     return best
@@ -627,8 +678,12 @@ def parse_config(
         if key not in TOP_KEYS:
             problems.append(f"unknown key {key!r}{_suggest(key, TOP_KEYS)}")
     roots_raw = _str_list(data.get("source_roots", ["."]), "source_roots", problems)
-    if "source_roots" in data and isinstance(data["source_roots"], list) and not roots_raw \
-            and not data["source_roots"]:
+    if (
+        "source_roots" in data
+        and isinstance(data["source_roots"], list)
+        and not roots_raw
+        and not data["source_roots"]
+    ):
         problems.append('source_roots is empty: nothing would be checked (the default is ["."])')
     roots: list[str] = []
     for item in roots_raw:
@@ -646,7 +701,8 @@ def parse_config(
         cache_dir = os.path.normpath(os.path.join(root, cache_raw))
     else:
         problems.append(
-            f"cache_dir must be a non-empty string or false, not {_type_name(cache_raw)}")
+            f"cache_dir must be a non-empty string or false, not {_type_name(cache_raw)}"
+        )
     max_bytes = data.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         problems.append(f"max_file_bytes must be a positive integer, not {_type_name(max_bytes)}")
@@ -656,8 +712,10 @@ def parse_config(
     if target_raw is not None:
         version = _VERSION.match(target_raw) if isinstance(target_raw, str) else None
         if version is None:
-            problems.append(f"target_version must be a Python version string such as \"3.12\", "
-                            f"not {_type_name(target_raw)}")
+            problems.append(
+                f'target_version must be a Python version string such as "3.12", '
+                f"not {_type_name(target_raw)}"
+            )
         else:
             target = (int(version.group(1)), int(version.group(2)))
     baseline: str | None = None
@@ -672,8 +730,9 @@ def parse_config(
     ignores = _ignores(data.get("ignore", []), problems)
     jobs = data.get("jobs", 0)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-        problems.append(f"jobs must be a non-negative integer (0 = one per core), not "
-                        f"{_type_name(jobs)}")
+        problems.append(
+            f"jobs must be a non-negative integer (0 = one per core), not {_type_name(jobs)}"
+        )
         jobs = 0
     boundaries: list[Boundary] = []
     targets: list[_Target] = []
@@ -709,8 +768,9 @@ def parse_config(
                 close = difflib.get_close_matches(sealed, sorted(modules), n=1, cutoff=0.6)
                 if below:  # it lives one directory down: that directory is the source root
                     where = below[0][: -len(sealed) - 1].replace(".", "/")
-                    hint = (f" (it is in {where}/: set source_roots = [{where!r}], "
-                            "or add it to them)").replace("'", '"')
+                    hint = (
+                        f" (it is in {where}/: set source_roots = [{where!r}], or add it to them)"
+                    ).replace("'", '"')
                 else:
                     hint = f" (did you mean {close[0]!r}?)" if close else ""
                 problems.append(
@@ -721,7 +781,8 @@ def parse_config(
                 problems.append(
                     f"boundary[{index}] has no upstream: no module would be checked for "
                     "importing it; list the modules that must never import it, or write "
-                    "upstream = [] to say there are none")
+                    "upstream = [] to say there are none"
+                )
             probe = Boundary("", sealed or "", "", (), (), (), upstream)
             for pattern in upstream:
                 match = re.compile(fnmatch.translate(pattern)).match
@@ -737,7 +798,8 @@ def parse_config(
                             f"boundary[{index}].{key} entry {entry!r} names no first-party "
                             "module, standard-library module or installed distribution"
                             f"{existing.suggest(entry)}; list a module that is not installed "
-                            "here in third_party")
+                            "here in third_party"
+                        )
     if problems:
         raise ConfigError(config_path, problems)
     return LintConfig(
@@ -772,12 +834,18 @@ def load_config(
     if path is None:
         found = find_config(where)
         if found is None:
-            raise ConfigError(str(where), [
-                "no pyproject.toml with a [tool.sealed_trace] table here or in a parent folder"
-                + ("" if _near_misses(where) else
-                   "; `sealed-trace init MODULE` proposes one for the sealed MODULE"),
-                *_near_misses(where),
-            ])
+            raise ConfigError(
+                str(where),
+                [
+                    "no pyproject.toml with a [tool.sealed_trace] table here or in a parent folder"
+                    + (
+                        ""
+                        if _near_misses(where)
+                        else "; `sealed-trace init MODULE` proposes one for the sealed MODULE"
+                    ),
+                    *_near_misses(where),
+                ],
+            )
         config_path = found
     else:
         config_path = Path(path)
@@ -791,9 +859,14 @@ def load_config(
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ConfigError(shown, [
-            f"is not UTF-8: byte {exc.start} (line {line}, column {column}) is "
-            f"0x{raw[exc.start]:02x}, {exc.reason}"], [line]) from None
+        raise ConfigError(
+            shown,
+            [
+                f"is not UTF-8: byte {exc.start} (line {line}, column {column}) is "
+                f"0x{raw[exc.start]:02x}, {exc.reason}"
+            ],
+            [line],
+        ) from None
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -802,9 +875,14 @@ def load_config(
     section = tool.get("sealed_trace") if isinstance(tool, dict) else None
     if section is None:
         hints = _near_misses(config_path.parent)
-        raise ConfigError(shown, [
-            "has no [tool.sealed_trace] table"
-            + ("" if hints else "; `sealed-trace init MODULE` proposes one"), *hints][:2])
+        raise ConfigError(
+            shown,
+            [
+                "has no [tool.sealed_trace] table"
+                + ("" if hints else "; `sealed-trace init MODULE` proposes one"),
+                *hints,
+            ][:2],
+        )
     if not isinstance(section, dict):
         raise ConfigError(shown, ["tool.sealed_trace must be a table"])
     root = str(config_path.resolve().parent)
@@ -814,5 +892,6 @@ def load_config(
         return parse_config(section, root, shown, requires_python=requires)
     except ConfigError as error:
         lines = _key_lines(text)
-        raise ConfigError(error.source, error.problems,
-                          [_line_of(p, lines) for p in error.problems]) from None
+        raise ConfigError(
+            error.source, error.problems, [_line_of(p, lines) for p in error.problems]
+        ) from None

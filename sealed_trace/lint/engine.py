@@ -113,8 +113,7 @@ def _exact_edges(facts: FileFacts, own: str, modules: dict[str, str]) -> list[Ed
     for fact in facts.imports:
         target = _import_target(fact, modules)
         if target is not None and target != own:
-            out.append((target, fact.line, fact.column, fact.text, fact.type_checking,
-                        fact.lazy))
+            out.append((target, fact.line, fact.column, fact.text, fact.type_checking, fact.lazy))
             parts = target.split(".")
             covered.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
     for ref in facts.refs:
@@ -238,32 +237,54 @@ def lint(
         selected = {p for p in reported if not _excluded(p, config.exclude)}
     cache = _Cache(config.cache_dir if use_cache else None)
     env = _environment() if rule_loader is not None else []
-    run_key = hashlib.sha256(json.dumps(
-        [ENGINE_VERSION, config.policy_hash(), _rule_key(rules), sorted(selected or []), env]
-    ).encode()).hexdigest()
+    run_key = hashlib.sha256(
+        json.dumps(
+            [ENGINE_VERSION, config.policy_hash(), _rule_key(rules), sorted(selected or []), env]
+        ).encode()
+    ).hexdigest()
     fingerprints = {f.relpath: [*f.fingerprint, f.problem or ""] for f in files}
     run = cache.data.get("run")
-    if (isinstance(run, dict) and run.get("key") == run_key
-            and run.get("fingerprints") == fingerprints and isinstance(run.get("findings"), list)):
+    if (
+        isinstance(run, dict)
+        and run.get("key") == run_key
+        and run.get("fingerprints") == fingerprints
+        and isinstance(run.get("findings"), list)
+    ):
         with contextlib.suppress(KeyError, TypeError, ValueError):
             cached = tuple(Finding.from_dict(d) for d in run["findings"])
             for info in run.get("plugin_rules", []):
                 with contextlib.suppress(ValueError):
                     register_rule_info(RuleInfo(*info))
-            return LintResult(cached, len(fingerprints if selected is None else selected), 0,
-                              True, rules, time.perf_counter() - started)
+            return LintResult(
+                cached,
+                len(fingerprints if selected is None else selected),
+                0,
+                True,
+                rules,
+                time.perf_counter() - started,
+            )
     plugin_rules: tuple[Rule, ...] = tuple(rule_loader()) if rule_loader is not None else ()
     rules = (*rules, *plugin_rules)
     result, new_facts = _Run(config, files, selected, rules, cache.facts(), on_parse).execute()
     cache.save(
-        {"key": run_key, "fingerprints": fingerprints,
-         "plugin_rules": [[r.code, r.name, r.summary, r.explanation, "plugin"]
-                          for r in plugin_rules],
-         "findings": [f.to_dict() for f in result.findings]},
+        {
+            "key": run_key,
+            "fingerprints": fingerprints,
+            "plugin_rules": [
+                [r.code, r.name, r.summary, r.explanation, "plugin"] for r in plugin_rules
+            ],
+            "findings": [f.to_dict() for f in result.findings],
+        },
         new_facts,
     )
-    return LintResult(result.findings, result.checked, result.parsed, False, result.rules,
-                      time.perf_counter() - started)
+    return LintResult(
+        result.findings,
+        result.checked,
+        result.parsed,
+        False,
+        result.rules,
+        time.perf_counter() - started,
+    )
 
 
 class _SealedPass:
@@ -285,10 +306,19 @@ class _SealedPass:
                     run.on_parse(path)
                 run._store(path, key, cached)
                 continue
-            self.jobs.append((path, key, {
-                "key": key, "text": item.decoded(), "module": item.file.module,
-                "package": item.file.is_package,
-                "target": list(run.target) if run.target else None}))
+            self.jobs.append(
+                (
+                    path,
+                    key,
+                    {
+                        "key": key,
+                        "text": item.decoded(),
+                        "module": item.file.module,
+                        "package": item.file.is_package,
+                        "target": list(run.target) if run.target else None,
+                    },
+                )
+            )
         self.thread: Any = None
         self.output: list[bytes] = []
         self.process: Any = None
@@ -304,13 +334,16 @@ class _SealedPass:
 
         here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env = dict(os.environ)
-        env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
-                                    else "")
+        env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         payload = "".join(json.dumps(job) + "\n" for _, _, job in self.jobs).encode("utf-8")
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "sealed_trace.lint._cst_worker"], env=env,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                [sys.executable, "-m", "sealed_trace.lint._cst_worker"],
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
         except OSError:
             self.process = None
             return
@@ -342,9 +375,15 @@ class _SealedPass:
                         facts = FileFacts.from_json(answers[key])
                 if facts is None and not crashed and self.process.returncode != 0:
                     crashed = True
-                    facts = FileFacts(error=(
-                        "ST001", 1, 1, "the parser crashed on this file "
-                        f"(exit status {self.process.returncode})"))
+                    facts = FileFacts(
+                        error=(
+                            "ST001",
+                            1,
+                            1,
+                            "the parser crashed on this file "
+                            f"(exit status {self.process.returncode})",
+                        )
+                    )
                 if facts is None:
                     remaining.append((path, key, job))
                     continue
@@ -370,9 +409,12 @@ class _Run:
     ) -> None:
         if any(f.module in ("typing", "typing_extensions") for f in files):
             # A first-party ``typing`` shadows the standard one: its TYPE_CHECKING may be true.
-            config = dataclasses.replace(config, boundaries=tuple(
-                dataclasses.replace(b, type_checking_imports="count")
-                for b in config.boundaries))
+            config = dataclasses.replace(
+                config,
+                boundaries=tuple(
+                    dataclasses.replace(b, type_checking_imports="count") for b in config.boundaries
+                ),
+            )
         self.config = config
         self.selected = selected
         self.rules = rules
@@ -391,19 +433,32 @@ class _Run:
             if f.module is None:
                 continue
             root = self.roots[f.relpath]
-            rank = (roots.index(root) if root in roots else len(roots), 0 if f.is_package else 1,
-                    f.relpath)
+            rank = (
+                roots.index(root) if root in roots else len(roots),
+                0 if f.is_package else 1,
+                f.relpath,
+            )
             if f.module not in ranked or rank < ranked[f.module]:
                 ranked[f.module] = rank
                 self.modules[f.module] = f.relpath
         #: packages beside a module of the same name (``x/__init__.py`` and ``x.py``): the
         #: compiled scanner would read the module, Python imports the package
-        self.shadowing = {m for m, (_, kind, _) in ranked.items() if kind == 0 and any(
-            f.module == m and not f.is_package and self.roots[f.relpath]
-            == self.roots[self.modules[m]] for f in files)}
-        self.packages = {f.module for f in files
-                         if f.module is not None and f.is_package
-                         and self.modules.get(f.module) == f.relpath}
+        self.shadowing = {
+            m
+            for m, (_, kind, _) in ranked.items()
+            if kind == 0
+            and any(
+                f.module == m
+                and not f.is_package
+                and self.roots[f.relpath] == self.roots[self.modules[m]]
+                for f in files
+            )
+        }
+        self.packages = {
+            f.module
+            for f in files
+            if f.module is not None and f.is_package and self.modules.get(f.module) == f.relpath
+        }
         self.screens: dict[str, _text.Screened] = {}
         self.items: dict[str, _text.Loaded] = {}
         self.facts: dict[str, FileFacts] = {}
@@ -429,8 +484,9 @@ class _Run:
         """The longest source root ``path`` lies in."""
         best: str | None = None
         for root in roots:
-            if path.startswith(root.rstrip(os.sep) + os.sep) and (best is None
-                                                                   or len(root) > len(best)):
+            if path.startswith(root.rstrip(os.sep) + os.sep) and (
+                best is None or len(root) > len(best)
+            ):
                 best = root
         return best
 
@@ -528,8 +584,9 @@ class _Run:
         if module is None or not self._seals(module):  # its text is no longer needed
             self.items.pop(path, None)
 
-    def _extract(self, item: _text.Loaded, full: bool,
-                 graph_pass: Callable[..., FileFacts]) -> FileFacts:
+    def _extract(
+        self, item: _text.Loaded, full: bool, graph_pass: Callable[..., FileFacts]
+    ) -> FileFacts:
         text = item.decoded()
         module, package = item.file.module, item.file.is_package
         running = sys.version_info[:2]
@@ -539,8 +596,12 @@ class _Run:
             return extract_facts(text, module, package, self.target)
         feature = self.target if self.target is not None and self.target < running else None
         facts: FileFacts = graph_pass(text, module, package, feature)
-        if (facts.error is not None and facts.error[0] == "ST001"
-                and self.target is not None and self.target > running):
+        if (
+            facts.error is not None
+            and facts.error[0] == "ST001"
+            and self.target is not None
+            and self.target > running
+        ):
             # Syntax newer than this interpreter's: libcst parses for the project's Python.
             from sealed_trace.lint._extract import extract_facts
 
@@ -561,12 +622,16 @@ class _Run:
             direct = _exact_edges(facts, module, self.modules) if facts.error is None else []
             for fact in facts.imports if facts.error is None else ():
                 if fact.name == "*":
-                    direct.extend((t, fact.line, fact.column, fact.text, fact.type_checking,
-                                   fact.lazy) for t in self._star_targets(fact.module)
-                                  if t != module)
+                    direct.extend(
+                        (t, fact.line, fact.column, fact.text, fact.type_checking, fact.lazy)
+                        for t in self._star_targets(fact.module)
+                        if t != module
+                    )
         else:
-            direct = [(t, line, 1, f"line {line}", False, False)
-                      for t, line in self.static.get(module, ())]
+            direct = [
+                (t, line, 1, f"line {line}", False, False)
+                for t, line in self.static.get(module, ())
+            ]
         # An explicit import of an ancestor package is an edge; the ancestors an import
         # runs implicitly are edges unless they are the importer's own (they ran first).
         own = {module, *_ancestors(module)}
@@ -597,8 +662,9 @@ class _Run:
         """Every module's edges, without ``TYPE_CHECKING`` ones when ``ignore_tc``."""
         graph = self._forward.get(ignore_tc)
         if graph is None:
-            graph = {m: [e for e in self.edges(m) if not (ignore_tc and e[4])]
-                     for m in self.modules}
+            graph = {
+                m: [e for e in self.edges(m) if not (ignore_tc and e[4])] for m in self.modules
+            }
             self._forward[ignore_tc] = graph
         return graph
 
@@ -695,8 +761,11 @@ class _Run:
 
     def _clean(self, b: Boundary, hop: dict[str, str | None]) -> list[str]:
         """Upstream modules that reach no sealed module, themselves or through an ancestor."""
-        return [u for u in self._upstream(b)
-                if u not in hop and not any(a in hop for a in _ancestors(u))]
+        return [
+            u
+            for u in self._upstream(b)
+            if u not in hop and not any(a in hop for a in _ancestors(u))
+        ]
 
     def _fixpoint(self, exact: set[str]) -> None:
         first = {self.modules[m] for m in exact if m in self.modules}
@@ -706,8 +775,11 @@ class _Run:
                 first.update(self.modules[a] for a in _ancestors(u) if a in self.modules)
         for b in self.config.boundaries:  # what ST104 asks about: the allowed modules used
             for sealed in (m for m in self.modules if b.seals(m)):
-                first.update(self.modules[e[0]] for e in self.edges(sealed)
-                             if b.allows_import(e[0]) and not b.seals(e[0]))
+                first.update(
+                    self.modules[e[0]]
+                    for e in self.edges(sealed)
+                    if b.allows_import(e[0]) and not b.seals(e[0])
+                )
         # Sealed modules come from the libcst pass (their edges never extend the graph).
         self._parse(p for p in first if not self._seals(self.by_path[p].module or ""))
         while True:
@@ -717,8 +789,13 @@ class _Run:
                 need |= self._candidates(b, hop)
                 if b.type_checking_imports == "ignore":
                     need |= self._unverified(b, hop)
-            need = {p for p in need if p not in self.facts and self.screens[p].error is None
-                    and not self._seals(self.by_path[p].module or "")}
+            need = {
+                p
+                for p in need
+                if p not in self.facts
+                and self.screens[p].error is None
+                and not self._seals(self.by_path[p].module or "")
+            }
             if not need:
                 return
             self._parse(need)
@@ -728,8 +805,11 @@ class _Run:
         out: set[str] = set()
         for facts in self.facts.values():
             for fact in facts.imports:
-                if (fact.name == "*" and fact.module in self.packages
-                        and not self._seals(fact.module)):  # those come from the libcst pass
+                if (
+                    fact.name == "*"
+                    and fact.module in self.packages
+                    and not self._seals(fact.module)
+                ):  # those come from the libcst pass
                     out.add(self.modules[fact.module])
         return out
 
@@ -754,8 +834,9 @@ class _Run:
             item = _text.load(self.by_path[path], self.config.max_file_bytes)
             if item.error is not None:
                 continue
-            if checked is None and (_text.may_import_dynamically(item.scan)
-                                    or _text.star_import(item.scan)):
+            if checked is None and (
+                _text.may_import_dynamically(item.scan) or _text.star_import(item.scan)
+            ):
                 out.add(path)
                 self.items[path] = item
                 continue
@@ -772,9 +853,13 @@ class _Run:
         starts = [m for u in self._upstream(b) for m in (u, *_ancestors(u)) if m in hop]
         if not starts:
             return set()
-        return {self.modules[m] for m in self.closure(starts, b)
-                if m in hop and self.modules[m] not in self.facts
-                and self.screens[self.modules[m]].type_checking}
+        return {
+            self.modules[m]
+            for m in self.closure(starts, b)
+            if m in hop
+            and self.modules[m] not in self.facts
+            and self.screens[self.modules[m]].type_checking
+        }
 
     # -- step 5 ----------------------------------------------------------------------------
     def execute(self) -> tuple[LintResult, dict[str, Any]]:
@@ -801,8 +886,10 @@ class _Run:
             before = len(self.facts)
             self.closures = {
                 (b.name, m): self._closure_edges(m, b)
-                for b in self.config.boundaries if b.closure
-                for m in sorted(self.modules) if b.seals(m)
+                for b in self.config.boundaries
+                if b.closure
+                for m in sorted(self.modules)
+                if b.seals(m)
             }
             self._fixpoint(set())
             if len(self.facts) == before:
@@ -814,7 +901,8 @@ class _Run:
             if not self._is_selected(path):
                 continue
             error = self.screens[path].error or (
-                self.facts[path].error if path in self.facts else None)
+                self.facts[path].error if path in self.facts else None
+            )
             if error is not None:
                 code, line, col, message = error
                 engine.append(Finding(path, line, col, code, message, anchor=message))
@@ -827,36 +915,75 @@ class _Run:
                     continue
                 if self.modules.get(module) != path:
                     continue
-                role = ("boundary" if b.seals(module)
-                        else "upstream" if b.is_upstream(module) else "")
+                role = (
+                    "boundary" if b.seals(module) else "upstream" if b.is_upstream(module) else ""
+                )
                 if not role:
                     continue
                 edges = self._reverse_edges(module, b, hop) if role == "upstream" else ()
                 closure = self.closures.get((b.name, module), ()) if role == "boundary" else ()
-                self._run_rules(per_file, RuleContext(
-                    path, module, facts, b, role, self._text_of(path), edges, first_party,
-                    closure=closure, kind_of=self.kind_of if role == "boundary" else None))
+                self._run_rules(
+                    per_file,
+                    RuleContext(
+                        path,
+                        module,
+                        facts,
+                        b,
+                        role,
+                        self._text_of(path),
+                        edges,
+                        first_party,
+                        closure=closure,
+                        kind_of=self.kind_of if role == "boundary" else None,
+                    ),
+                )
             for package, affected in self._ancestor_packages(b, hop).items():
                 path = self.modules[package]
                 package_facts = self.facts.get(path)
-                if (package_facts is None or package_facts.error is not None
-                        or not self._is_selected(path)):
+                if (
+                    package_facts is None
+                    or package_facts.error is not None
+                    or not self._is_selected(path)
+                ):
                     continue
-                self._run_rules(per_file, RuleContext(
-                    path, package, package_facts, b, "ancestor", self._text_of(path),
-                    self._reverse_edges(package, b, hop), first_party, affected=affected))
+                self._run_rules(
+                    per_file,
+                    RuleContext(
+                        path,
+                        package,
+                        package_facts,
+                        b,
+                        "ancestor",
+                        self._text_of(path),
+                        self._reverse_edges(package, b, hop),
+                        first_party,
+                        affected=affected,
+                    ),
+                )
             for module, origin in self._reached(b, hop):
                 path = self.modules[module]
                 if not self._is_selected(path):
                     continue
-                self._run_rules(per_file, RuleContext(
-                    path, module, self.facts[path], b, "reached", self._text_of(path), (),
-                    first_party, origin))
+                self._run_rules(
+                    per_file,
+                    RuleContext(
+                        path,
+                        module,
+                        self.facts[path],
+                        b,
+                        "reached",
+                        self._text_of(path),
+                        (),
+                        first_party,
+                        origin,
+                    ),
+                )
         for f in self.files:
             path = f.relpath
             if self._is_selected(path) and (
-                    (path in self.facts and self.facts[path].error is None)
-                    or (self.screens[path].marker and self.screens[path].error is None)):
+                (path in self.facts and self.facts[path].error is None)
+                or (self.screens[path].marker and self.screens[path].error is None)
+            ):
                 per_file.setdefault(path, [])
         result: list[Finding] = list(engine)
         for path, found in per_file.items():
@@ -867,8 +994,7 @@ class _Run:
             result.extend(apply_suppressions(path, found, suppressions))
         checked = sum(1 for f in self.files if self._is_selected(f.relpath))
         return (
-            LintResult(tuple(sort_findings(result)), checked, len(self.facts), False,
-                       self.rules),
+            LintResult(tuple(sort_findings(result)), checked, len(self.facts), False, self.rules),
             self.new_facts,
         )
 
@@ -893,8 +1019,12 @@ class _Run:
         out: list[tuple[str, str]] = []
         for module in sorted(parent):
             facts = self.facts.get(self.modules[module])
-            if (facts is None or facts.error is not None or b.is_upstream(module)
-                    or not any(f.kind in _HIDDEN_KINDS for f in facts.dynamics)):
+            if (
+                facts is None
+                or facts.error is not None
+                or b.is_upstream(module)
+                or not any(f.kind in _HIDDEN_KINDS for f in facts.dynamics)
+            ):
                 continue
             origin = module
             while (up := parent[origin]) is not None:
@@ -916,8 +1046,10 @@ class _Run:
         if direct:
             # one per import statement (``from m import (a, b)`` is one)
             facts = self.facts.get(self.modules[module])
-            statement = {(f.line, f.column): f.statement or f.line
-                         for f in (facts.imports if facts is not None else ())}
+            statement = {
+                (f.line, f.column): f.statement or f.line
+                for f in (facts.imports if facts is not None else ())
+            }
             unique: dict[int, ReverseEdge] = {}
             for edge in direct:
                 unique.setdefault(statement.get((edge.line, edge.column), edge.line), edge)
@@ -990,9 +1122,13 @@ class _Run:
             return ()
         while True:  # every module of the closure parsed: what it imports, exactly
             parent = self.closure([sealed], b)
-            unparsed = {self.modules[m] for m in parent if not b.seals(m)
-                        and self.modules[m] not in self.facts
-                        and self.screens[self.modules[m]].error is None}
+            unparsed = {
+                self.modules[m]
+                for m in parent
+                if not b.seals(m)
+                and self.modules[m] not in self.facts
+                and self.screens[self.modules[m]].error is None
+            }
             if not unparsed:
                 break
             self._parse(unparsed)
@@ -1012,8 +1148,12 @@ class _Run:
                     if name != owner:
                         chain.append(name)
                     found[name] = (what, chain)
-            unparsed = {self.modules[m] for _, chain in found.values() for m in chain
-                        if m in self.modules and self.modules[m] not in self.facts}
+            unparsed = {
+                self.modules[m]
+                for _, chain in found.values()
+                for m in chain
+                if m in self.modules and self.modules[m] not in self.facts
+            }
             unparsed = {p for p in unparsed if self.screens[p].error is None}
             if not unparsed:
                 break
@@ -1024,8 +1164,11 @@ class _Run:
             if len(chain) < 3:
                 continue  # the sealed module's own import: ST101/ST102 judge it
             first = next((e for e in sealed_edges if e[0] == chain[1]), None)
-            line, col, text = (first[1], first[2], first[3]) if first else (
-                1, 1, f"its package {chain[1]} runs first")
+            line, col, text = (
+                (first[1], first[2], first[3])
+                if first
+                else (1, 1, f"its package {chain[1]} runs first")
+            )
             lazy = tuple(self._lazy(a, z) for a, z in itertools.pairwise(chain))
             out.append(ClosureEdge(line, col, text, what, tuple(chain), lazy))
         return tuple(out)
@@ -1039,8 +1182,11 @@ class _Run:
         if target in self.modules:
             sites = [e for e in self.edges(importer) if e[0] == target]
         else:
-            sites = [(f.module, f.line, f.column, f.text, f.type_checking, f.lazy)
-                     for f in facts.imports if _longest_external(f, self.modules) == target]
+            sites = [
+                (f.module, f.line, f.column, f.text, f.type_checking, f.lazy)
+                for f in facts.imports
+                if _longest_external(f, self.modules) == target
+            ]
         return bool(sites) and all(e[5] for e in sites)
 
     # -- ST104: what a first-party name is defined as ----------------------------------------
@@ -1070,7 +1216,7 @@ class _Run:
             if module is None:
                 kinds.add(f"external:{name}")
                 continue
-            first, _, rest = name[len(module) + 1:].partition(".")
+            first, _, rest = name[len(module) + 1 :].partition(".")
             tail = f".{rest}" if rest else ""
             path = self.modules[module]
             self._parse([path])
@@ -1116,6 +1262,12 @@ class _Run:
         try:
             return list(rule.check(ctx))
         except Exception as exc:  # a plugin rule must never make the lint crash or pass
-            return [ctx.finding(1, 1, "ST006",
-                                f"rule {getattr(rule, 'code', '?')} raised {type(exc).__name__}: "
-                                f"{exc}", f"{getattr(rule, 'code', '?')}")]
+            return [
+                ctx.finding(
+                    1,
+                    1,
+                    "ST006",
+                    f"rule {getattr(rule, 'code', '?')} raised {type(exc).__name__}: {exc}",
+                    f"{getattr(rule, 'code', '?')}",
+                )
+            ]

@@ -27,32 +27,49 @@ __all__ = [
 
 #: Callables that import a module named by their first argument (judged as that import when it
 #: is a literal, ST301 otherwise).
-IMPORT_FUNCS = frozenset({
-    "builtins.__import__", "importlib.import_module", "importlib.__import__", "runpy.run_module",
-})
+IMPORT_FUNCS = frozenset(
+    {
+        "builtins.__import__",
+        "importlib.import_module",
+        "importlib.__import__",
+        "runpy.run_module",
+    }
+)
 #: Entry-point discovery (ST302).
-PLUGIN_FUNCS = frozenset({
-    "importlib.metadata.entry_points",
-    "importlib_metadata.entry_points",
-    "pkg_resources.iter_entry_points",
-    "pkg_resources.load_entry_point",
-})
+PLUGIN_FUNCS = frozenset(
+    {
+        "importlib.metadata.entry_points",
+        "importlib_metadata.entry_points",
+        "pkg_resources.iter_entry_points",
+        "pkg_resources.load_entry_point",
+    }
+)
 #: Callables that load code from a file path: never checkable (ST301).
-PATH_LOADERS = frozenset({
-    "importlib.util.spec_from_file_location",
-    "importlib.machinery.SourceFileLoader",
-    "importlib.machinery.SourcelessFileLoader",
-    "runpy.run_path",
-    "imp.load_source",
-    "imp.load_module",
-    "zipimport.zipimporter",
-})
+PATH_LOADERS = frozenset(
+    {
+        "importlib.util.spec_from_file_location",
+        "importlib.machinery.SourceFileLoader",
+        "importlib.machinery.SourcelessFileLoader",
+        "runpy.run_path",
+        "imp.load_source",
+        "imp.load_module",
+        "zipimport.zipimporter",
+    }
+)
 #: Byte strings whose absence proves a file uses none of the callables above (every spelling,
 #: aliases included, names one of them; ``spec_from_file_location`` etc. by their last part).
 DYNAMIC_WORDS = (
-    b"__import__", b"import_module", b"entry_points", b"run_module", b"run_path",
-    b"spec_from_file_location", b"SourceFileLoader", b"SourcelessFileLoader", b"load_source",
-    b"load_module", b"zipimporter",
+    b"__import__",
+    b"import_module",
+    b"entry_points",
+    b"run_module",
+    b"run_path",
+    b"spec_from_file_location",
+    b"SourceFileLoader",
+    b"SourcelessFileLoader",
+    b"load_source",
+    b"load_module",
+    b"zipimporter",
 )
 
 

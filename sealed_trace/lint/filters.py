@@ -73,10 +73,15 @@ def read_baseline(path: str) -> list[tuple[str, int]]:
         data = json.loads(text)
     except ValueError as exc:
         raise BaselineError(f"{path}: the baseline is not JSON: {exc}") from None
-    if not isinstance(data, dict) or data.get("schema_version") != BASELINE_SCHEMA or \
-            not isinstance(data.get("findings"), list):
-        raise BaselineError(f"{path}: not a sealed-trace baseline (schema_version "
-                            f"{BASELINE_SCHEMA!r} with a findings array)")
+    if (
+        not isinstance(data, dict)
+        or data.get("schema_version") != BASELINE_SCHEMA
+        or not isinstance(data.get("findings"), list)
+    ):
+        raise BaselineError(
+            f"{path}: not a sealed-trace baseline (schema_version "
+            f"{BASELINE_SCHEMA!r} with a findings array)"
+        )
     lines = text.splitlines()
     out: list[tuple[str, int]] = []
     for entry in data["findings"]:
@@ -91,15 +96,25 @@ def read_baseline(path: str) -> list[tuple[str, int]]:
 def write_baseline(path: str, findings: Sequence[Finding]) -> int:
     """Write ``findings`` (except the unhideable ones and the filters' own) as a baseline,
     one entry per line, atomically; return how many entries it holds."""
-    kept = [f for f in sort_findings(list(findings))
-            if f.code not in UNHIDEABLE and f.code not in ("ST007", "ST008")]
+    kept = [
+        f
+        for f in sort_findings(list(findings))
+        if f.code not in UNHIDEABLE and f.code not in ("ST007", "ST008")
+    ]
     prints = occurrence_fingerprints(kept)
-    rows = [json.dumps({"fingerprint": fp, "path": f.path, "code": f.code,
-                        "message": f.message}, ensure_ascii=False)
-            for f, fp in zip(kept, prints, strict=True)]
+    rows = [
+        json.dumps(
+            {"fingerprint": fp, "path": f.path, "code": f.code, "message": f.message},
+            ensure_ascii=False,
+        )
+        for f, fp in zip(kept, prints, strict=True)
+    ]
     body = ",\n".join(f"  {row}" for row in rows)
-    text = (f'{{"schema_version": "{BASELINE_SCHEMA}", "findings": [\n'
-            + (body + "\n" if rows else "") + "]}\n")
+    text = (
+        f'{{"schema_version": "{BASELINE_SCHEMA}", "findings": [\n'
+        + (body + "\n" if rows else "")
+        + "]}\n"
+    )
     directory = os.path.dirname(os.path.abspath(path))
     import tempfile
 
@@ -114,9 +129,14 @@ def write_baseline(path: str, findings: Sequence[Finding]) -> int:
     return len(rows)
 
 
-def apply_filters(findings: Sequence[Finding], config: LintConfig,
-                  selection: Selection = Selection(), *, use_baseline: bool = True,
-                  checked_paths: set[str] | None = None) -> list[Finding]:
+def apply_filters(
+    findings: Sequence[Finding],
+    config: LintConfig,
+    selection: Selection = Selection(),
+    *,
+    use_baseline: bool = True,
+    checked_paths: set[str] | None = None,
+) -> list[Finding]:
     """``findings`` as the policy lets them through: selected rules only, minus what an ignore
     entry covers, minus what the baseline records; plus ST008 for each ignore entry that
     covered nothing and ST007 for each baseline entry that matched nothing (only when every
@@ -142,27 +162,43 @@ def apply_filters(findings: Sequence[Finding], config: LintConfig,
         lines = _key_lines(_read_text(config.config_path))
         for entry in config.ignores:
             if entry.index not in used and _selected("ST008", config, selection):
-                out.append(Finding(
-                    config_rel, lines.get(f"ignore[{entry.index}]", 1), 1, "ST008",
-                    f"ignore[{entry.index}] ({', '.join(entry.codes)} in "
-                    f"{', '.join(entry.paths)}) ignores nothing: remove it",
-                    f"ignore[{entry.index}]"))
+                out.append(
+                    Finding(
+                        config_rel,
+                        lines.get(f"ignore[{entry.index}]", 1),
+                        1,
+                        "ST008",
+                        f"ignore[{entry.index}] ({', '.join(entry.codes)} in "
+                        f"{', '.join(entry.paths)}) ignores nothing: remove it",
+                        f"ignore[{entry.index}]",
+                    )
+                )
     if use_baseline and config.baseline is not None:
         entries = read_baseline(config.baseline)
         ordered = sort_findings(out)
         prints = occurrence_fingerprints(ordered)
         recorded = {fp for fp, _ in entries}
         matched = {fp for fp in prints if fp in recorded}
-        out = [f for f, fp in zip(ordered, prints, strict=True)
-               if fp not in recorded or f.code in UNHIDEABLE]
+        out = [
+            f
+            for f, fp in zip(ordered, prints, strict=True)
+            if fp not in recorded or f.code in UNHIDEABLE
+        ]
         if whole_run:
             baseline_rel = _relpath(config.baseline, config.root)
             for fingerprint, line in entries:
                 if fingerprint not in matched:
-                    out.append(Finding(
-                        baseline_rel, line, 1, "ST007",
-                        f"baseline entry {fingerprint} matches no finding: remove it "
-                        "(sealed-trace lint --write-baseline rewrites the file)", fingerprint))
+                    out.append(
+                        Finding(
+                            baseline_rel,
+                            line,
+                            1,
+                            "ST007",
+                            f"baseline entry {fingerprint} matches no finding: remove it "
+                            "(sealed-trace lint --write-baseline rewrites the file)",
+                            fingerprint,
+                        )
+                    )
     return sort_findings(out)
 
 

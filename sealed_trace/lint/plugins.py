@@ -47,13 +47,23 @@ def load_plugin_rules(pm: pluggy.PluginManager) -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for batch in pm.hook.sealed_trace_lint_rules():
         for rule in batch or ():
-            missing = [a for a in ("code", "name", "summary", "explanation", "roles", "check")
-                       if not hasattr(rule, a)]
+            missing = [
+                a
+                for a in ("code", "name", "summary", "explanation", "roles", "check")
+                if not hasattr(rule, a)
+            ]
             if missing:
                 raise PluginError(f"plugin rule {rule!r} lacks {', '.join(missing)}")
             try:
-                register_rule_info(RuleInfo(str(rule.code), str(rule.name), str(rule.summary),
-                                            str(rule.explanation), "plugin"))
+                register_rule_info(
+                    RuleInfo(
+                        str(rule.code),
+                        str(rule.name),
+                        str(rule.summary),
+                        str(rule.explanation),
+                        "plugin",
+                    )
+                )
             except ValueError as exc:
                 raise PluginError(str(exc)) from None
             rules.append(rule)

@@ -40,8 +40,22 @@ else:  # pragma: no cover
 __all__ = ["InitError", "Proposal", "propose", "write_proposal"]
 
 #: Directories that hold no production code, excluded when the source root is the project.
-_NOT_CODE = ("tests", "test", "testing", "docs", "doc", "examples", "example", "benchmarks",
-             "bench", "build", "dist", "venv", "env", "scripts")
+_NOT_CODE = (
+    "tests",
+    "test",
+    "testing",
+    "docs",
+    "doc",
+    "examples",
+    "example",
+    "benchmarks",
+    "bench",
+    "build",
+    "dist",
+    "venv",
+    "env",
+    "scripts",
+)
 _PRESET = "adr-0230"
 #: Findings of the first lint shown in the proposal (the rest are counted).
 _FORECAST_LINES = 15
@@ -77,8 +91,11 @@ def _source_root(project: Path, module: str | None) -> str:
             if module_file(project / root, module) is not None:
                 return root
         for entry in sorted(project.iterdir()):
-            if entry.is_dir() and not entry.name.startswith(".") \
-                    and module_file(entry, module) is not None:
+            if (
+                entry.is_dir()
+                and not entry.name.startswith(".")
+                and module_file(entry, module) is not None
+            ):
                 return entry.name
     src = project / "src"
     return "src" if src.is_dir() and _has_python(src) else "."
@@ -122,16 +139,23 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
         raise InitError(f"{project}: not a directory")
     source_root = _source_root(root_dir, module)
     lines = ["[tool.sealed_trace]"]
-    layout = ("src layout: the packages live in src/" if source_root == "src"
-              else "the packages live at the top of the project" if source_root == "."
-              else f"the packages live in {source_root}/")
+    layout = (
+        "src layout: the packages live in src/"
+        if source_root == "src"
+        else "the packages live at the top of the project"
+        if source_root == "."
+        else f"the packages live in {source_root}/"
+    )
     lines.append(f"source_roots = [{_toml_string(source_root)}]  # {layout}")
     exclude: list[str] = []
     if source_root == ".":
         exclude = [d for d in _NOT_CODE if (root_dir / d).is_dir() and _has_python(root_dir / d)]
     if exclude:
-        lines.append("exclude = [" + ", ".join(_toml_string(d) for d in exclude)
-                     + "]  # not production code: not reported (their imports still count)")
+        lines.append(
+            "exclude = ["
+            + ", ".join(_toml_string(d) for d in exclude)
+            + "]  # not production code: not reported (their imports still count)"
+        )
     if module is None:
         lines += [
             "",
@@ -168,17 +192,22 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
         f'preset = "{_PRESET}"  # §15.1 value-type imports, §15.2 bans, §7.3 forbidden fields',
     ]
     allowed = sorted(first_party.items())
-    lines += _lines_of_list("allowed_imports", allowed,
-                            "it imports no first-party module today")
+    lines += _lines_of_list("allowed_imports", allowed, "it imports no first-party module today")
     closure = _closure(module, [m for m, _ in allowed], modules)
-    upstream = [(m, "it imports from here: must never import it back" if via is None
-                 else f"loaded through {via} when it is imported: must never import it back")
-                for m, via in sorted(closure.items())]
-    lines += _lines_of_list("upstream", upstream,
-                            "no first-party module feeds it today: name the record producers")
+    upstream = [
+        (
+            m,
+            "it imports from here: must never import it back"
+            if via is None
+            else f"loaded through {via} when it is imported: must never import it back",
+        )
+        for m, via in sorted(closure.items())
+    ]
+    lines += _lines_of_list(
+        "upstream", upstream, "no first-party module feeds it today: name the record producers"
+    )
     forecast = _forecast(root_dir, "\n".join(lines) + "\n")
-    return Proposal("\n".join(lines + forecast) + "\n", (source_root,), module,
-                    tuple(forecast))
+    return Proposal("\n".join(lines + forecast) + "\n", (source_root,), module, tuple(forecast))
 
 
 def _resolve(imported: str, name: str | None, modules: dict[str, SourceFile]) -> str | None:
@@ -191,21 +220,24 @@ def _resolve(imported: str, name: str | None, modules: dict[str, SourceFile]) ->
     return None
 
 
-def _first_party_imports(file: SourceFile, module: str,
-                         modules: dict[str, SourceFile]) -> list[tuple[str, int]]:
+def _first_party_imports(
+    file: SourceFile, module: str, modules: dict[str, SourceFile]
+) -> list[tuple[str, int]]:
     """``(first-party module, line)`` of each import of ``file``, in line order, outside the
     sealed module ``module`` itself (a sealed package's own submodules)."""
     out = []
-    for imported, name, line in sorted(_imports_of(file, Path(file.abspath)),
-                                       key=lambda item: item[2]):
+    for imported, name, line in sorted(
+        _imports_of(file, Path(file.abspath)), key=lambda item: item[2]
+    ):
         target = _resolve(imported, name, modules)
         if target is not None and target != module and not target.startswith(module + "."):
             out.append((target, line))
     return out
 
 
-def _closure(module: str, starts: list[str],
-             modules: dict[str, SourceFile]) -> dict[str, str | None]:
+def _closure(
+    module: str, starts: list[str], modules: dict[str, SourceFile]
+) -> dict[str, str | None]:
     """The first-party modules importing ``starts`` loads, transitively: ``{module: the
     module it is first reached from (None for a start)}``; never into the sealed module."""
     reached: dict[str, str | None] = dict.fromkeys(starts)
@@ -238,28 +270,38 @@ def _forecast(root_dir: Path, text: str) -> list[str]:
         project = tomllib.loads((root_dir / "pyproject.toml").read_text("utf-8")).get("project")
         requires = project.get("requires-python") if isinstance(project, dict) else None
     try:
-        config = parse_config(tomllib.loads(text)["tool"]["sealed_trace"], str(root_dir),
-                              "the proposal", requires_python=requires)
+        config = parse_config(
+            tomllib.loads(text)["tool"]["sealed_trace"],
+            str(root_dir),
+            "the proposal",
+            requires_python=requires,
+        )
     except ConfigError as exc:
-        raise InitError(f"the proposal is not a valid policy: {'; '.join(exc.problems)}") \
-            from None
+        raise InitError(f"the proposal is not a valid policy: {'; '.join(exc.problems)}") from None
     findings = lint(dataclasses.replace(config, cache_dir=None), use_cache=False).findings
     if not findings:
         return ["# The first lint of this policy reports no findings."]
     counts = Counter(f.code for f in findings)
     summary = ", ".join(f"{code} x{n}" for code, n in sorted(counts.items()))
-    out = [f"# The first lint of this policy reports {len(findings)} finding(s) ({summary}):",
-           "# fix them, or record them: sealed-trace lint --write-baseline lint-baseline.json"]
-    out += [f"#   {f.path}:{f.line}:{f.column} {f.code} {f.message}"
-            for f in findings[:_FORECAST_LINES]]
+    out = [
+        f"# The first lint of this policy reports {len(findings)} finding(s) ({summary}):",
+        "# fix them, or record them: sealed-trace lint --write-baseline lint-baseline.json",
+    ]
+    out += [
+        f"#   {f.path}:{f.line}:{f.column} {f.code} {f.message}" for f in findings[:_FORECAST_LINES]
+    ]
     if len(findings) > _FORECAST_LINES:
-        out.append(f"#   ... and {len(findings) - _FORECAST_LINES} more (sealed-trace lint "
-                   "shows them all)")
+        out.append(
+            f"#   ... and {len(findings) - _FORECAST_LINES} more (sealed-trace lint shows them all)"
+        )
     if "ST104" in counts:
-        out.append("# ST104: a function taken from a first-party module. If that module "
-                   "produces records (search, replay),")
-        out.append("# move it from allowed_imports to banned; list pure helpers in "
-                   "allowed_callables.")
+        out.append(
+            "# ST104: a function taken from a first-party module. If that module "
+            "produces records (search, replay),"
+        )
+        out.append(
+            "# move it from allowed_imports to banned; list pure helpers in allowed_callables."
+        )
     return out
 
 
@@ -281,22 +323,30 @@ def write_proposal(project: str | os.PathLike[str], proposal: Proposal) -> Path:
         raise InitError(f"{path.name}: cannot read it as TOML ({exc}); not changed") from None
     tool = document.get("tool")
     if isinstance(tool, dict) and "sealed_trace" in tool:
-        raise InitError(f"{path.name} already has a [tool.sealed_trace] table; not changed "
-                        "(run without --write and merge the proposal by hand)")
-    new = old + ("\n" if old and not old.endswith("\n") else "") + ("\n" if old else "") \
+        raise InitError(
+            f"{path.name} already has a [tool.sealed_trace] table; not changed "
+            "(run without --write and merge the proposal by hand)"
+        )
+    new = (
+        old
+        + ("\n" if old and not old.endswith("\n") else "")
+        + ("\n" if old else "")
         + proposal.text
+    )
     try:
         section = tomllib.loads(new)["tool"]["sealed_trace"]
         project_table = tomllib.loads(new).get("project")
-        requires = (project_table.get("requires-python")
-                    if isinstance(project_table, dict) else None)
+        requires = project_table.get("requires-python") if isinstance(project_table, dict) else None
         parse_config(section, str(root_dir), str(path), requires_python=requires)
     except tomllib.TOMLDecodeError as exc:
-        raise InitError(f"{path.name}: the proposal cannot be appended to it as TOML ({exc}); "
-                        "not changed") from None
+        raise InitError(
+            f"{path.name}: the proposal cannot be appended to it as TOML ({exc}); not changed"
+        ) from None
     except ConfigError as exc:
-        raise InitError(f"{path.name}: the proposal would not be a valid policy "
-                        f"({'; '.join(exc.problems)}); not changed") from None
+        raise InitError(
+            f"{path.name}: the proposal would not be a valid policy "
+            f"({'; '.join(exc.problems)}); not changed"
+        ) from None
     mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
     handle, temporary = tempfile.mkstemp(prefix=".pyproject.", suffix=".tmp", dir=root_dir)
     try:

@@ -87,12 +87,27 @@ def apply_suppressions(
     out: list[Finding] = []
     for fact in suppressions:
         if fact.error is not None:
-            out.append(Finding(path, fact.line, fact.column, "ST005",
-                               f"malformed suppression: {fact.error}", anchor=fact.error))
+            out.append(
+                Finding(
+                    path,
+                    fact.line,
+                    fact.column,
+                    "ST005",
+                    f"malformed suppression: {fact.error}",
+                    anchor=fact.error,
+                )
+            )
         elif fact.reason is None:
-            out.append(Finding(path, fact.line, fact.column, "ST003",
-                               "suppression has no reason; write '-- <reason>' after the codes",
-                               anchor=",".join(fact.codes)))
+            out.append(
+                Finding(
+                    path,
+                    fact.line,
+                    fact.column,
+                    "ST003",
+                    "suppression has no reason; write '-- <reason>' after the codes",
+                    anchor=",".join(fact.codes),
+                )
+            )
         else:
             by_line.setdefault(fact.line, []).append(fact)
     used: set[tuple[int, str]] = set()

@@ -63,9 +63,14 @@ class Project:
         parsed: list[str] | None = None,
     ) -> LintResult:
         config = self.config()
-        return lint(config, [str(self.root / p) for p in paths], extra_rules=extra_rules,
-                    use_cache=use_cache, jobs=jobs,
-                    on_parse=parsed.append if parsed is not None else None)
+        return lint(
+            config,
+            [str(self.root / p) for p in paths],
+            extra_rules=extra_rules,
+            use_cache=use_cache,
+            jobs=jobs,
+            on_parse=parsed.append if parsed is not None else None,
+        )
 
     def findings(self, **kwargs: object) -> list[Finding]:
         return list(self.run(**kwargs).findings)  # type: ignore[arg-type]

@@ -17,8 +17,21 @@ from sealed_trace.lint.config import ConfigError
 def _cli(project: Project, *args: str) -> subprocess.CompletedProcess[str]:
     config = project.write_config()
     return subprocess.run(
-        [sys.executable, "-m", "sealed_trace", "lint", "--no-cache", "--config", str(config),
-         *args], capture_output=True, text=True, check=False, cwd=project.root)
+        [
+            sys.executable,
+            "-m",
+            "sealed_trace",
+            "lint",
+            "--no-cache",
+            "--config",
+            str(config),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=project.root,
+    )
 
 
 def _codes(result: subprocess.CompletedProcess[str]) -> list[str]:
@@ -85,10 +98,12 @@ def test_a_baseline_that_is_not_one_is_a_usage_error(legacy: Project) -> None:
 
 
 def test_ignores_need_a_reason_and_report_when_they_ignore_nothing(legacy: Project) -> None:
-    legacy.top_toml += ('[[tool.sealed_trace.ignore]]\npath = "src/pkg/sealed.py"\n'
-                        'codes = ["ST102"]\nreason = "legacy imports, ADR-0231 removes them"\n'
-                        '[[tool.sealed_trace.ignore]]\npath = "src/other/*.py"\n'
-                        'codes = ["banned-call"]\nreason = "never used"\n')
+    legacy.top_toml += (
+        '[[tool.sealed_trace.ignore]]\npath = "src/pkg/sealed.py"\n'
+        'codes = ["ST102"]\nreason = "legacy imports, ADR-0231 removes them"\n'
+        '[[tool.sealed_trace.ignore]]\npath = "src/other/*.py"\n'
+        'codes = ["banned-call"]\nreason = "never used"\n'
+    )
     result = _cli(legacy)
     assert _codes(result) == ["ST008", "ST401"]
     assert "ignore[1] (banned-call in src/other/*.py) ignores nothing" in result.stdout
@@ -122,8 +137,10 @@ def test_an_unknown_selector_is_an_error_with_a_suggestion(legacy: Project) -> N
 
 def test_nothing_hides_a_file_the_lint_cannot_read(legacy: Project) -> None:
     legacy.write("src/pkg/broken.py", b"\x00")
-    legacy.top_toml += ('select = ["ST4"]\n[[tool.sealed_trace.ignore]]\npath = "src/*"\n'
-                        'codes = ["ST"]\nreason = "all of it"\n')
+    legacy.top_toml += (
+        'select = ["ST4"]\n[[tool.sealed_trace.ignore]]\npath = "src/*"\n'
+        'codes = ["ST"]\nreason = "all of it"\n'
+    )
     assert "ST001" in _codes(_cli(legacy))
 
 
@@ -132,22 +149,37 @@ def test_the_baseline_works_under_pytest(legacy: Project, pytester: pytest.Pytes
     _cli(legacy, "--write-baseline", str(baseline))
     legacy.top_toml += 'baseline = "lint-baseline.json"\n'
     config = legacy.write_config()
-    result = pytester.runpytest("-p", "sealed_trace", "--sealed-trace-lint",
-                                "--sealed-trace-config", str(config), "-p", "no:cacheprovider",
-                                str(Path(config)))
+    result = pytester.runpytest(
+        "-p",
+        "sealed_trace",
+        "--sealed-trace-lint",
+        "--sealed-trace-config",
+        str(config),
+        "-p",
+        "no:cacheprovider",
+        str(Path(config)),
+    )
     result.assert_outcomes(passed=1)
 
 
 def test_a_stale_baseline_entry_under_pytest_says_how_to_rewrite_it(
-        legacy: Project, pytester: pytest.Pytester) -> None:
+    legacy: Project, pytester: pytest.Pytester
+) -> None:
     baseline = legacy.root / "lint-baseline.json"
     _cli(legacy, "--write-baseline", str(baseline))
     legacy.top_toml += 'baseline = "lint-baseline.json"\n'
     legacy.sealed("import time\n")  # os fixed: its entry matches nothing
     config = legacy.write_config()
-    result = pytester.runpytest("-p", "sealed_trace", "--sealed-trace-lint",
-                                "--sealed-trace-config", str(config), "-p", "no:cacheprovider",
-                                str(Path(config)))
+    result = pytester.runpytest(
+        "-p",
+        "sealed_trace",
+        "--sealed-trace-lint",
+        "--sealed-trace-config",
+        str(config),
+        "-p",
+        "no:cacheprovider",
+        str(Path(config)),
+    )
     out = result.stdout.str()
     assert "ST007" in out
     assert "rewrite the baseline (ST007): sealed-trace lint --write-baseline" in out

@@ -25,7 +25,12 @@ def _cli(project: Project, extra_path: str = "") -> subprocess.CompletedProcess[
     env["PYTHONPATH"] = os.pathsep.join(p for p in (extra_path, repo) if p)
     return subprocess.run(
         [sys.executable, "-m", "sealed_trace", "lint", "--no-cache", "--config", str(config)],
-        capture_output=True, text=True, env=env, check=False, cwd=project.root)
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        cwd=project.root,
+    )
 
 
 def test_a_command_line_run_finds_what_an_in_process_run_finds(project: Project) -> None:
@@ -53,5 +58,7 @@ upstream = ["pkg.up.*"]
     lines = [line for line in result.stdout.splitlines() if " ST001 " in line]
     assert result.returncode == 1, result.stderr
     assert sorted(line.split(" ")[0] for line in lines) == [
-        "src/pkg/sealed.py:1:1", "src/pkg/values.py:1:1"]
+        "src/pkg/sealed.py:1:1",
+        "src/pkg/values.py:1:1",
+    ]
     assert all("ST001 the parser crashed on this file" in line for line in lines)

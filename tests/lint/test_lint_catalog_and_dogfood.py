@@ -17,8 +17,14 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_every_rule_is_catalogued_with_family_and_kebab_name() -> None:
-    families = {"0": "engine", "1": "import", "2": "banned", "3": "dynamic", "4": "reverse",
-                "5": "field"}
+    families = {
+        "0": "engine",
+        "1": "import",
+        "2": "banned",
+        "3": "dynamic",
+        "4": "reverse",
+        "5": "field",
+    }
     for code, info in RULES.items():
         if not code.startswith("ST") or code[2] not in families:
             continue
@@ -27,7 +33,8 @@ def test_every_rule_is_catalogued_with_family_and_kebab_name() -> None:
         assert " " not in info.name
         assert info.explanation
     assert {r.code for r in BUILTIN_RULES} | {c for c in RULES if c.startswith("ST0")} >= {
-        c for c in RULES if c[2] in families}
+        c for c in RULES if c[2] in families
+    }
 
 
 def test_one_module_per_rule() -> None:
@@ -67,16 +74,21 @@ def test_project_lints_itself_clean() -> None:
 
 def test_project_policy_is_not_inert(tmp_path: Path) -> None:
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    shutil.copytree(REPO / "sealed_trace", tmp_path / "sealed_trace",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "sealed_trace",
+        tmp_path / "sealed_trace",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     for name in ("examples", "benchmarks", "tests"):
         (tmp_path / name).mkdir()
     trace = tmp_path / "sealed_trace" / "trace.py"
-    trace.write_text(trace.read_text(encoding="utf-8") + "\nimport time\n_T = time.time()\n",
-                     encoding="utf-8")
+    trace.write_text(
+        trace.read_text(encoding="utf-8") + "\nimport time\n_T = time.time()\n", encoding="utf-8"
+    )
     budget = tmp_path / "sealed_trace" / "upstream" / "budget.py"
-    budget.write_text(budget.read_text(encoding="utf-8") + "\nfrom sealed_trace import trace\n",
-                      encoding="utf-8")
+    budget.write_text(
+        budget.read_text(encoding="utf-8") + "\nfrom sealed_trace import trace\n", encoding="utf-8"
+    )
     config = load_config(tmp_path / "pyproject.toml")
     found = {(f.path, f.code) for f in lint(config, use_cache=False).findings}
     assert ("sealed_trace/trace.py", "ST102") in found

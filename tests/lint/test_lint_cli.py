@@ -160,7 +160,10 @@ def test_bad_format_is_usage_error(project: Project) -> None:
     project.write_config()
     result = subprocess.run(
         [sys.executable, "-m", "sealed_trace.lint", "--format", "xml"],
-        cwd=project.root, capture_output=True, text=True, check=False,
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
@@ -170,7 +173,10 @@ def test_module_entry_point_finds_config_upward(dirty: Project) -> None:
     dirty.write_config()
     result = subprocess.run(
         [sys.executable, "-m", "sealed_trace.lint", "--no-cache", "--format", "json"],
-        cwd=dirty.root / "src", capture_output=True, text=True, check=False,
+        cwd=dirty.root / "src",
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 1, result.stderr
     assert len(json.loads(result.stdout)["findings"]) == 3
@@ -178,8 +184,11 @@ def test_module_entry_point_finds_config_upward(dirty: Project) -> None:
 
 def test_no_config_anywhere(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "sealed_trace.lint"], cwd=tmp_path,
-        capture_output=True, text=True, check=False,
+        [sys.executable, "-m", "sealed_trace.lint"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
@@ -199,8 +208,8 @@ def test_every_rule_has_a_section_in_the_docs_that_its_anchor_names() -> None:
 
 
 def test_sarif_links_each_rule_to_its_section_when_the_docs_have_a_home(
-        dirty: Project, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    dirty: Project, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from sealed_trace.lint import catalog
     from sealed_trace.lint.cli import main as lint_main
 
@@ -214,8 +223,8 @@ def test_sarif_links_each_rule_to_its_section_when_the_docs_have_a_home(
 
 
 def test_sarif_has_no_help_links_that_lead_nowhere(
-        dirty: Project, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    dirty: Project, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from sealed_trace.lint import catalog
     from sealed_trace.lint.cli import main as lint_main
 

@@ -42,8 +42,9 @@ def project(tmp_path: Path) -> Path:
     ("target", "why"),
     [("other", "not under a source root"), ("..", "outside the project")],
 )
-def test_a_path_the_policy_does_not_cover_is_a_usage_error(project, capsys, monkeypatch,
-                                                          target, why):
+def test_a_path_the_policy_does_not_cover_is_a_usage_error(
+    project, capsys, monkeypatch, target, why
+):
     monkeypatch.chdir(project)
     assert main(["lint", "--no-cache", target]) == 2
     err = capsys.readouterr().err
@@ -71,8 +72,10 @@ def test_github_and_sarif_paths_are_repository_relative(project, capsys, monkeyp
     assert ",file=sub/src/pkg/sealed.py,line=1,col=8," in capsys.readouterr().out
     assert main(["lint", "--no-cache", "--config", config, "--format", "sarif"]) == 1
     sarif = json.loads(capsys.readouterr().out)
-    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-            for r in sarif["runs"][0]["results"]}
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in sarif["runs"][0]["results"]
+    }
     assert uris == {"sub/src/pkg/sealed.py"}
     assert main(["lint", "--no-cache", "--config", config]) == 1
     assert capsys.readouterr().out.startswith("sub/src/pkg/sealed.py:")  # text: from cwd

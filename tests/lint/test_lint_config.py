@@ -106,7 +106,8 @@ def test_no_table(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load_config(path)
     assert info.value.problems == [
-        "has no [tool.sealed_trace] table; `sealed-trace init MODULE` proposes one"]
+        "has no [tool.sealed_trace] table; `sealed-trace init MODULE` proposes one"
+    ]
 
 
 def test_missing_file(tmp_path: Path) -> None:
@@ -144,8 +145,11 @@ upstream = ["pkg.values"]
 def test_the_policy_is_found_in_any_toml_spelling(project: Project) -> None:
     path = project.write_config()
     text = path.read_text()
-    dotted = text.replace("[tool.sealed_trace]\n", "[tool]\nsealed_trace.source_roots = "
-                          '["src"]\nsealed_trace.cache_dir = false\n', 1)
+    dotted = text.replace(
+        "[tool.sealed_trace]\n",
+        '[tool]\nsealed_trace.source_roots = ["src"]\nsealed_trace.cache_dir = false\n',
+        1,
+    )
     dotted = dotted.replace('source_roots = ["src"]\ncache_dir = false\n', "", 1)
     path.write_text(dotted)
     assert find_config(project.root / "src") == path
@@ -157,8 +161,9 @@ def test_a_near_miss_table_gets_a_hint(project: Project) -> None:
     path.write_text(path.read_text().replace("tool.sealed_trace", "tool.sealed-trace"))
     with pytest.raises(ConfigError) as info:
         load_config(cwd=str(project.root / "src"))
-    assert any("[tool.sealed-trace]: the table is [tool.sealed_trace]" in p
-               for p in info.value.problems)
+    assert any(
+        "[tool.sealed-trace]: the table is [tool.sealed_trace]" in p for p in info.value.problems
+    )
 
 
 def test_type_errors_echo_the_value_and_problems_point_at_their_line(project: Project) -> None:
@@ -189,17 +194,20 @@ def test_a_policy_that_is_not_utf8_says_at_which_byte(project: Project) -> None:
 def test_one_toml_dialect_on_every_python(project: Project) -> None:
     # TOML 1.1's trailing comma in an inline table is not TOML 1.0, whatever reads it
     path = project.write_config()
-    path.write_text(path.read_text() + '[tool.other]\nx = { a = 1, }\n')
+    path.write_text(path.read_text() + "[tool.other]\nx = { a = 1, }\n")
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_config(path)
 
 
 # -- issue 9 §5: never silently inert ----------------------------------------------------------
 def test_allowed_and_banned_entries_that_name_nothing_are_config_errors(project: Project) -> None:
-    project.boundary_toml += ('allowed_imports = ["sealed_trase", "pkg.values"]\n'
-                              'banned = ["pkg.serach", "tiem.*", "os.environ", "pkg.values.x*"]\n')
+    project.boundary_toml += (
+        'allowed_imports = ["sealed_trase", "pkg.values"]\n'
+        'banned = ["pkg.serach", "tiem.*", "os.environ", "pkg.values.x*"]\n'
+    )
     project.boundary_toml = project.boundary_toml.replace(
-        'allowed_imports = ["pkg.values"]\n', "", 1)
+        'allowed_imports = ["pkg.values"]\n', "", 1
+    )
     problems = " | ".join(_problems(project))
     assert "allowed_imports entry 'sealed_trase' names no first-party module" in problems
     assert "did you mean 'sealed_trace'" in problems
@@ -216,8 +224,7 @@ def test_third_party_admits_modules_not_installed_here(project: Project) -> None
 
 
 def test_a_boundary_without_upstream_must_say_so(project: Project) -> None:
-    project.boundary_toml = project.boundary_toml.replace(
-        'upstream = ["pkg.up", "pkg.up.*"]\n', "")
+    project.boundary_toml = project.boundary_toml.replace('upstream = ["pkg.up", "pkg.up.*"]\n', "")
     assert any("has no upstream" in p for p in _problems(project))
     project.boundary_toml += "upstream = []\n"
     project.config()
@@ -237,15 +244,21 @@ def test_a_module_one_directory_down_names_the_source_root_to_set(project: Proje
     project.top_toml = 'source_roots = ["."]\ncache_dir = false\n'
     with pytest.raises(ConfigError) as info:
         project.config()
-    assert any("boundary[0].module 'pkg.sealed' matches no module in the source roots "
-               '(it is in src/: set source_roots = ["src"], or add it to them)' in p
-               for p in info.value.problems)
+    assert any(
+        "boundary[0].module 'pkg.sealed' matches no module in the source roots "
+        '(it is in src/: set source_roots = ["src"], or add it to them)' in p
+        for p in info.value.problems
+    )
     assert not any("src.pkg.sealed" in p for p in info.value.problems)
 
 
 def test_a_top_level_key_below_a_boundary_says_where_it_belongs(project: Project) -> None:
     project.boundary_toml += 'baseline = "lint-baseline.json"\n'
     problems = _problems(project)
-    assert any(p.startswith("boundary[0]: unknown key 'baseline': it is a [tool.sealed_trace] "
-                            "key; move it above the first [[tool.sealed_trace.boundary]]")
-               for p in problems)
+    assert any(
+        p.startswith(
+            "boundary[0]: unknown key 'baseline': it is a [tool.sealed_trace] "
+            "key; move it above the first [[tool.sealed_trace.boundary]]"
+        )
+        for p in problems
+    )

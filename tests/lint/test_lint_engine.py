@@ -42,7 +42,8 @@ def test_chains_come_from_the_static_graph(project: Project) -> None:
     result = project.run(parsed=parsed)
     assert "src/pkg/x.py" not in parsed  # b already reaches it: nothing in x can change that
     assert [(f.path, f.code, f.message.rsplit(": ", 1)[1]) for f in result.findings] == [
-        ("src/pkg/up/b.py", "ST402", "pkg.up.b -> pkg.x -> pkg.sealed")]
+        ("src/pkg/up/b.py", "ST402", "pkg.up.b -> pkg.x -> pkg.sealed")
+    ]
 
 
 def test_warm_run_uses_cache(project: Project) -> None:
@@ -74,7 +75,8 @@ def test_policy_change_invalidates(project: Project) -> None:
     assert project.run(use_cache=True).findings
     project.boundary_toml += 'allowed_imports = ["pkg.values", "decimal"]\n'
     project.boundary_toml = project.boundary_toml.replace(
-        'allowed_imports = ["pkg.values"]\n', "", 1)
+        'allowed_imports = ["pkg.values"]\n', "", 1
+    )
     result = project.run(use_cache=True)
     assert not result.cache_hit
     assert result.findings == ()
@@ -128,7 +130,9 @@ upstream = ["pkg.up.*"]
     result = project.run(parsed=parsed)
     assert len(parsed) == len(set(parsed))
     assert {(f.code, f.boundary) for f in result.findings} == {
-        ("ST401", "sealed"), ("ST401", "kernel")}
+        ("ST401", "sealed"),
+        ("ST401", "kernel"),
+    }
 
 
 def test_paths_outside_roots_get_engine_checks(project: Project) -> None:
@@ -149,12 +153,21 @@ def test_the_byte_triggers_cover_every_callable_the_parser_judges() -> None:
     from sealed_trace.lint import _graph, _text
 
     words = [w.decode() for w in (*_text.DYNAMIC_WORDS, *_text.ROOT_WORDS)]
-    names = {*_graph._ALL_FUNCS, *_graph._STRING_IMPORTS, *_graph._HIDDEN_IMPORTS,
-             *_graph._IMPORT_ROOTS, *_graph._STRING_IMPORT_METHODS, *_graph._FUNC_BY_NAME,
-             *_graph._RELATIVE_BASES}
-    uncovered = sorted(n for n in names
-                       if not any(w in part for part in n.split(".") for w in words)
-                       and n.split(".")[-1] not in ("imp", "__name__"))
+    names = {
+        *_graph._ALL_FUNCS,
+        *_graph._STRING_IMPORTS,
+        *_graph._HIDDEN_IMPORTS,
+        *_graph._IMPORT_ROOTS,
+        *_graph._STRING_IMPORT_METHODS,
+        *_graph._FUNC_BY_NAME,
+        *_graph._RELATIVE_BASES,
+    }
+    uncovered = sorted(
+        n
+        for n in names
+        if not any(w in part for part in n.split(".") for w in words)
+        and n.split(".")[-1] not in ("imp", "__name__")
+    )
     assert uncovered == []
     # ``imp`` is looked for as a whole word, a write to ``__name__`` by its own pattern
     assert _text.may_import_dynamically(b"import imp\n")
@@ -162,12 +175,15 @@ def test_the_byte_triggers_cover_every_callable_the_parser_judges() -> None:
     assert not _text.may_import_dynamically(b"if __name__ == '__main__':\n    pass\n")
 
 
-@pytest.mark.parametrize("text", [
-    "import unittest\nunittest.main(module='pkg.s\\x65aled', exit=False)\n",
-    "import dill\ndill.loads(DATA)\n",
-    "import logging.config\nlogging.config.listen(9999)\n",
-    "from unittest import mock\ngetattr(mock, NAME)('x')\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import unittest\nunittest.main(module='pkg.s\\x65aled', exit=False)\n",
+        "import dill\ndill.loads(DATA)\n",
+        "import logging.config\nlogging.config.listen(9999)\n",
+        "from unittest import mock\ngetattr(mock, NAME)('x')\n",
+    ],
+)
 def test_an_unparsed_module_with_a_hidden_import_is_parsed(project: Project, text: str) -> None:
     project.write("src/pkg/mid.py", text)
     project.write("src/pkg/up/a.py", "import pkg.mid\n")

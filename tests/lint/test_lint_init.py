@@ -27,8 +27,9 @@ def _write(root: Path, files: dict[str, str]) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def _run(root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-         *args: str) -> tuple[int, str, str]:
+def _run(
+    root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str, str]:
     monkeypatch.chdir(root)
     status = main(list(args))
     out, err = capsys.readouterr()
@@ -37,17 +38,23 @@ def _run(root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
 
 @pytest.fixture
 def src_kernel(tmp_path: Path) -> Path:
-    _write(tmp_path, {
-        "pyproject.toml": _PROJECT,
-        "src/mykernel/__init__.py": "",
-        "src/mykernel/residuals.py": "class Residual:\n    pass\n",
-        "src/mykernel/budget.py": "LIMIT = 3\n",
-        "src/mykernel/gate.py": "from mykernel.residuals import Residual\nfrom . import budget\n",
-        "src/mykernel/sealing.py": (
-            "import json\nimport time\nimport xml.dom\nfrom . import gate\n"
-            "from mykernel.residuals import Residual\n"),
-        "tests/test_gate.py": "import mykernel.gate\n",
-    })
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": _PROJECT,
+            "src/mykernel/__init__.py": "",
+            "src/mykernel/residuals.py": "class Residual:\n    pass\n",
+            "src/mykernel/budget.py": "LIMIT = 3\n",
+            "src/mykernel/gate.py": (
+                "from mykernel.residuals import Residual\nfrom . import budget\n"
+            ),
+            "src/mykernel/sealing.py": (
+                "import json\nimport time\nimport xml.dom\nfrom . import gate\n"
+                "from mykernel.residuals import Residual\n"
+            ),
+            "tests/test_gate.py": "import mykernel.gate\n",
+        },
+    )
     return tmp_path
 
 
@@ -60,8 +67,8 @@ def _boundary(text: str) -> dict[str, object]:
 
 
 def test_init_proposes_a_boundary_from_the_modules_imports(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
     assert status == 0
     table = tomllib.loads(out)["tool"]["sealed_trace"]
@@ -76,18 +83,24 @@ def test_init_proposes_a_boundary_from_the_modules_imports(
 
 
 def test_every_line_of_the_proposal_says_why_it_is_there(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
-    bare = [line for line in out.splitlines()
-            if line.strip() and "#" not in line and not line.startswith("[")
-            and line.strip() != "]" and not line.rstrip().endswith("= [")]
+    bare = [
+        line
+        for line in out.splitlines()
+        if line.strip()
+        and "#" not in line
+        and not line.startswith("[")
+        and line.strip() != "]"
+        and not line.rstrip().endswith("= [")
+    ]
     assert bare == []
 
 
 def test_the_findings_of_the_first_lint_are_forecast(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
     assert "# The first lint of this policy reports 2 finding(s) (ST101 x1, ST102 x1):" in out
     assert "#   src/mykernel/sealing.py:2:8 ST102 " in out
@@ -97,27 +110,31 @@ def test_the_findings_of_the_first_lint_are_forecast(
 
 
 def test_a_function_taken_from_a_first_party_module_is_forecast_with_advice(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    _write(src_kernel, {
-        "src/mykernel/replay.py": "def classify_replay():\n    return 1\n",
-        "src/mykernel/sealing.py": "from mykernel.replay import classify_replay\n",
-    })
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(
+        src_kernel,
+        {
+            "src/mykernel/replay.py": "def classify_replay():\n    return 1\n",
+            "src/mykernel/sealing.py": "from mykernel.replay import classify_replay\n",
+        },
+    )
     _, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
     assert "ST104 x1" in out
     assert "# move it from allowed_imports to banned" in out
 
 
-def test_printing_changes_nothing(src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_printing_changes_nothing(
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     before = (src_kernel / "pyproject.toml").read_bytes()
     _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
     assert (src_kernel / "pyproject.toml").read_bytes() == before
 
 
 def test_write_appends_a_policy_that_lints_the_project_without_a_config_error(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     before = (src_kernel / "pyproject.toml").read_text()
     status, _, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing", "--write")
     assert status == 0, err
@@ -132,8 +149,8 @@ def test_write_appends_a_policy_that_lints_the_project_without_a_config_error(
 
 
 def test_write_never_overwrites_an_existing_table(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     pyproject = src_kernel / "pyproject.toml"
     pyproject.write_text(_PROJECT + '[tool]\nsealed_trace.source_roots = ["src"]\n')
     before = pyproject.read_bytes()
@@ -144,8 +161,8 @@ def test_write_never_overwrites_an_existing_table(
 
 
 def test_write_leaves_a_file_that_is_not_toml_untouched(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     pyproject = src_kernel / "pyproject.toml"
     pyproject.write_text("[project\n")
     status, _, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing", "--write")
@@ -155,10 +172,10 @@ def test_write_leaves_a_file_that_is_not_toml_untouched(
 
 
 def test_write_refuses_when_the_appended_table_would_not_be_toml(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     pyproject = src_kernel / "pyproject.toml"
-    pyproject.write_text('tool = { black = {} }\n' + _PROJECT)
+    pyproject.write_text("tool = { black = {} }\n" + _PROJECT)
     before = pyproject.read_bytes()
     status, _, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing", "--write")
     assert status == 2
@@ -168,8 +185,8 @@ def test_write_refuses_when_the_appended_table_would_not_be_toml(
 
 
 def test_write_creates_pyproject_when_there_is_none(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _write(tmp_path, {"kern/__init__.py": "", "kern/seal.py": "import hashlib\n"})
     status, _, err = _run(tmp_path, monkeypatch, capsys, "init", "kern.seal", "--write")
     assert status == 0, err
@@ -179,15 +196,18 @@ def test_write_creates_pyproject_when_there_is_none(
 
 
 def test_flat_layout_excludes_tests_and_finds_namespace_packages(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    _write(tmp_path, {
-        "pyproject.toml": _PROJECT,
-        "ns/kernel/records.py": "class Record:\n    pass\n",  # no __init__.py anywhere
-        "ns/kernel/seal.py": "from ns.kernel.records import Record\n",
-        "tests/test_seal.py": "import ns.kernel.seal\n",
-        "docs/conf.py": "project = 'x'\n",
-    })
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": _PROJECT,
+            "ns/kernel/records.py": "class Record:\n    pass\n",  # no __init__.py anywhere
+            "ns/kernel/seal.py": "from ns.kernel.records import Record\n",
+            "tests/test_seal.py": "import ns.kernel.seal\n",
+            "docs/conf.py": "project = 'x'\n",
+        },
+    )
     status, out, _ = _run(tmp_path, monkeypatch, capsys, "init", "ns.kernel.seal")
     assert status == 0
     table = tomllib.loads(out)["tool"]["sealed_trace"]
@@ -197,21 +217,24 @@ def test_flat_layout_excludes_tests_and_finds_namespace_packages(
 
 
 def test_a_package_import_is_flagged_as_wide(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    _write(tmp_path, {
-        "k/__init__.py": "class Record:\n    pass\n",
-        "k/other.py": "",
-        "k/seal.py": "from k import Record\n",
-    })
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "k/__init__.py": "class Record:\n    pass\n",
+            "k/other.py": "",
+            "k/seal.py": "from k import Record\n",
+        },
+    )
     _, out, _ = _run(tmp_path, monkeypatch, capsys, "init", "k.seal")
     line = next(x for x in out.splitlines() if x.strip().startswith('"k",'))
     assert "narrow it if you can" in line
 
 
 def test_an_unknown_module_is_an_error_with_suggestions(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.seling")
     assert status == 2
     assert out == ""
@@ -220,8 +243,8 @@ def test_an_unknown_module_is_an_error_with_suggestions(
 
 
 def test_without_a_module_only_the_roots_and_a_commented_template(
-        src_kernel: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, _ = _run(src_kernel, monkeypatch, capsys, "init")
     assert status == 0
     assert tomllib.loads(out) == {"tool": {"sealed_trace": {"source_roots": ["src"]}}}
@@ -232,8 +255,8 @@ def test_without_a_module_only_the_roots_and_a_commented_template(
 
 
 def test_an_unparsable_sealed_module_is_an_error_at_its_line(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _write(tmp_path, {"k/__init__.py": "", "k/seal.py": "import json\ndef (:\n"})
     status, _, err = _run(tmp_path, monkeypatch, capsys, "init", "k.seal")
     assert status == 2

@@ -17,14 +17,20 @@ from sealed_trace.lint.formats.text import use_colour
 _ESC = "\x1b["
 
 
-def _lint(project: Project, *args: str, cwd: Path | None = None,
-          env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _lint(
+    project: Project, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     project.write_config()
     environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     environ.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "sealed_trace", "lint", "--no-cache", *args],
-        capture_output=True, text=True, check=False, cwd=cwd or project.root, env=environ)
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd or project.root,
+        env=environ,
+    )
 
 
 @pytest.fixture
@@ -57,7 +63,7 @@ def test_show_source_puts_a_caret_under_the_column(finding: Project) -> None:
     assert source == "    \tvalue = 'é' ; import time"
     assert caret.index("^") == source.index("time")
     assert caret[4] == "\t"  # a tab in the source stays a tab under it
-    assert source[4:][column - 1:].startswith("time")
+    assert source[4:][column - 1 :].startswith("time")
 
 
 def test_no_colour_when_not_a_terminal(finding: Project) -> None:
@@ -76,14 +82,17 @@ def test_never_colour_a_report_written_to_a_file(finding: Project, tmp_path: Pat
     assert _ESC not in out.read_text()
 
 
-@pytest.mark.parametrize(("tty", "env", "expected"), [
-    (True, {}, True),
-    (False, {}, False),
-    (True, {"NO_COLOR": "1"}, False),
-    (True, {"NO_COLOR": ""}, True),  # an empty NO_COLOR is unset (no-color.org)
-    (False, {"FORCE_COLOR": "1"}, True),
-    (True, {"TERM": "dumb"}, False),
-])
+@pytest.mark.parametrize(
+    ("tty", "env", "expected"),
+    [
+        (True, {}, True),
+        (False, {}, False),
+        (True, {"NO_COLOR": "1"}, False),
+        (True, {"NO_COLOR": ""}, True),  # an empty NO_COLOR is unset (no-color.org)
+        (False, {"FORCE_COLOR": "1"}, True),
+        (True, {"TERM": "dumb"}, False),
+    ],
+)
 def test_use_colour(tty: bool, env: dict[str, str], expected: bool) -> None:
     assert use_colour(tty, env) is expected
 
@@ -96,8 +105,9 @@ def test_quiet_prints_findings_only(finding: Project) -> None:
     assert quiet.returncode == 1
 
 
-def test_a_file_outside_the_current_directory_is_shown_absolute(finding: Project,
-                                                                  tmp_path: Path) -> None:
+def test_a_file_outside_the_current_directory_is_shown_absolute(
+    finding: Project, tmp_path: Path
+) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     result = _lint(finding, "--config", str(finding.root / "pyproject.toml"), cwd=elsewhere)

@@ -13,7 +13,7 @@ from sealed_trace.hookspecs import hookimpl
 from sealed_trace.lint.catalog import explain_rule
 from sealed_trace.lint.plugins import PluginError, load_plugin_rules, plugin_manager
 
-PLUGIN = '''
+PLUGIN = """
 from sealed_trace.hookspecs import hookimpl
 
 
@@ -33,7 +33,7 @@ class NoJsonRule:
 @hookimpl
 def sealed_trace_lint_rules():
     return [NoJsonRule()]
-'''
+"""
 
 
 def _install_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -71,8 +71,10 @@ def test_entry_point_plugin_adds_rule(installed_plugin: Path, project: Project) 
 
 def test_plugin_rule_can_be_suppressed(installed_plugin: Path, project: Project) -> None:
     rules = load_plugin_rules(plugin_manager())
-    project.write("src/pkg/sealed.py", "import json\njson.dumps({})  "
-                  "# sealed-trace: ignore[ST901] -- canonical JSON is allowed\n")
+    project.write(
+        "src/pkg/sealed.py",
+        "import json\njson.dumps({})  # sealed-trace: ignore[ST901] -- canonical JSON is allowed\n",
+    )
     assert project.findings(extra_rules=rules) == []
 
 
@@ -136,7 +138,9 @@ def _run_cli(project: Project) -> int:
 
 
 def test_cli_loads_plugins_and_warm_run_keeps_their_findings(
-    installed_plugin: Path, project: Project, capsys: pytest.CaptureFixture[str],
+    installed_plugin: Path,
+    project: Project,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import json
@@ -158,7 +162,9 @@ def test_cli_loads_plugins_and_warm_run_keeps_their_findings(
 
 
 def test_installing_a_plugin_invalidates_the_warm_cache(
-    project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    project: Project,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     project.top_toml = 'source_roots = ["src"]\n'
@@ -170,18 +176,30 @@ def test_installing_a_plugin_invalidates_the_warm_cache(
 
 
 def test_installed_plugin_rules_run_under_pytest_as_in_the_cli(
-        installed_plugin: Path, project: Project, pytester: pytest.Pytester,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    installed_plugin: Path,
+    project: Project,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import os
 
     # the subprocess finds the plugin's distribution where the test installed it
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        p for p in (str(installed_plugin), os.environ.get("PYTHONPATH", "")) if p))
+    monkeypatch.setenv(
+        "PYTHONPATH",
+        os.pathsep.join(p for p in (str(installed_plugin), os.environ.get("PYTHONPATH", "")) if p),
+    )
     project.top_toml = 'source_roots = ["src"]\ncache_dir = false\n'
     project.write("src/pkg/sealed.py", "import json\njson.dumps({})\n")
     config = project.write_config()
     result = pytester.runpytest_subprocess(
-        "-p", "sealed_trace", "--sealed-trace-lint", "--sealed-trace-config", str(config),
-        "-p", "no:cacheprovider", str(config))
+        "-p",
+        "sealed_trace",
+        "--sealed-trace-lint",
+        "--sealed-trace-config",
+        str(config),
+        "-p",
+        "no:cacheprovider",
+        str(config),
+    )
     result.assert_outcomes(failed=1)
     assert "src/pkg/sealed.py:2:1 ST901 uses json.dumps" in result.stdout.str()

@@ -14,8 +14,9 @@ def test_a_name_a_banned_star_import_binds_is_reported_at_its_use(project: Proje
 
 
 def test_a_name_bound_in_the_module_is_not_taken_from_the_star_import(project: Project) -> None:
-    found = project.sealed("from os import *\n\n\ndef getenv(key):\n    return key\n\n"
-                           "getenv('HOME')\n")
+    found = project.sealed(
+        "from os import *\n\n\ndef getenv(key):\n    return key\n\ngetenv('HOME')\n"
+    )
     assert found == {("ST102", 1)}
 
 
@@ -25,8 +26,12 @@ def test_a_builtin_a_star_import_may_shadow_is_judged_as_both(project: Project) 
 
 
 def test_a_string_stored_as_data_names_nothing(project: Project) -> None:
-    assert project.sealed('NAMES = ("time.time", "__import__", "__globals__")\n'
-                          'TABLE = {"__builtins__": 1}\n') == set()
+    assert (
+        project.sealed(
+            'NAMES = ("time.time", "__import__", "__globals__")\nTABLE = {"__builtins__": 1}\n'
+        )
+        == set()
+    )
 
 
 def test_a_string_used_as_an_attribute_name_is_still_a_reference(project: Project) -> None:
@@ -35,11 +40,14 @@ def test_a_string_used_as_an_attribute_name_is_still_a_reference(project: Projec
 
 
 def test_an_instance_attribute_of_a_plain_class_is_not_a_record_field(project: Project) -> None:
-    assert project.sealed("class Tally:\n    def __init__(self):\n        self.score = 0\n") \
-        == set()
+    assert (
+        project.sealed("class Tally:\n    def __init__(self):\n        self.score = 0\n") == set()
+    )
 
 
 def test_an_instance_attribute_of_a_record_is_a_field(project: Project) -> None:
-    code = ("from dataclasses import dataclass\n\n\n@dataclass\nclass Trace:\n    name: str\n\n"
-            "    def __post_init__(self):\n        self.score = 0\n")
+    code = (
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass Trace:\n    name: str\n\n"
+        "    def __post_init__(self):\n        self.score = 0\n"
+    )
     assert project.sealed(code) == {("ST501", 9)}

@@ -31,8 +31,9 @@ upstream = ["pkg.up", "pkg.up.*"]
 
 
 def _git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +49,9 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "src/pkg/legacy/__init__.py": "",
         "src/pkg/legacy/old.py": "import pkg.sealed\n",
         "tests/test_it.py": "def test_it():\n    pass\n",
-        ".pre-commit-config.yaml": (f"repos:\n  - repo: {REPO}\n    rev: {rev}\n    hooks:\n"
-                                    "      - id: sealed-trace-lint\n"),
+        ".pre-commit-config.yaml": (
+            f"repos:\n  - repo: {REPO}\n    rev: {rev}\n    hooks:\n      - id: sealed-trace-lint\n"
+        ),
     }
     for rel, text in files.items():
         path = root / rel
@@ -63,8 +65,14 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _pre_commit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PRE_COMMIT_HOME": str(root.parent / "pre-commit-home")}
-    return subprocess.run([sys.executable, "-m", "pre_commit", "run", *args], cwd=root,
-                          env=env, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_all_files_passes_on_a_clean_tree(scratch: Path) -> None:

@@ -30,13 +30,20 @@ def _write(root: Path, rel: str, text: str) -> None:
 
 
 def _project(
-    root: Path, files: dict[str, str], *, boundary: str = BOUNDARY,
-    top: str = 'source_roots = ["src"]\ncache_dir = false\n', sealed_package: bool = False,
+    root: Path,
+    files: dict[str, str],
+    *,
+    boundary: str = BOUNDARY,
+    top: str = 'source_roots = ["src"]\ncache_dir = false\n',
+    sealed_package: bool = False,
 ) -> Path:
     _write(root, "pyproject.toml", "[tool.sealed_trace]\n" + top + boundary)
     _write(root, "src/pkg/__init__.py", "")
-    _write(root, "src/pkg/sealed/__init__.py" if sealed_package else "src/pkg/sealed.py",
-           "from __future__ import annotations\n")
+    _write(
+        root,
+        "src/pkg/sealed/__init__.py" if sealed_package else "src/pkg/sealed.py",
+        "from __future__ import annotations\n",
+    )
     for rel, text in files.items():
         _write(root, rel, text)
     return root / "pyproject.toml"
@@ -101,7 +108,7 @@ def test_escaped_and_concatenated_spellings_are_found(tmp_path: Path, source: st
         'import pkgutil\npkgutil.resolve_name("pkg.sealed:x")\n',
         'from pkgutil import resolve_name\nresolve_name("pkg.sealed.x")\n',
         'import importlib.util\nspec = importlib.util.find_spec("pkg.sealed")\n',
-        'from importlib.util import find_spec, module_from_spec\n'
+        "from importlib.util import find_spec, module_from_spec\n"
         'module_from_spec(find_spec("pkg.sealed"))\n',
     ],
 )
@@ -113,10 +120,10 @@ def test_dynamic_import_spellings_are_edges(tmp_path: Path, source: str) -> None
 @pytest.mark.parametrize(
     "source",
     [
-        'import pkgutil\npkgutil.resolve_name(name)\n',
-        'import importlib.util\nimportlib.util.find_spec(name)\n',
+        "import pkgutil\npkgutil.resolve_name(name)\n",
+        "import importlib.util\nimportlib.util.find_spec(name)\n",
         'import importlib\ngetattr(importlib, name)("x")\n',
-        'imp = __import__\nimp(name)\n',
+        "imp = __import__\nimp(name)\n",
     ],
 )
 def test_computed_arguments_are_st301_upstream(tmp_path: Path, source: str) -> None:
@@ -152,16 +159,14 @@ def test_symlinked_subpackage_is_followed(tmp_path: Path) -> None:
     _write(ext, "mod.py", "from pkg import sealed\n")
     _project(tmp_path / "p", {})
     os.symlink(ext, tmp_path / "p/src/pkg/linked")
-    found = list(lint(load_config(tmp_path / "p/pyproject.toml"), use_cache=False,
-                      jobs=1).findings)
+    found = list(lint(load_config(tmp_path / "p/pyproject.toml"), use_cache=False, jobs=1).findings)
     assert ("src/pkg/linked/mod.py", "ST401") in {(f.path, f.code) for f in found}
 
 
 def test_symlinked_directory_loop_terminates_and_is_reported(tmp_path: Path) -> None:
     _project(tmp_path, {"src/pkg/sub/__init__.py": ""})
     os.symlink(tmp_path / "src/pkg", tmp_path / "src/pkg/sub/loop")
-    found = list(lint(load_config(tmp_path / "pyproject.toml"), use_cache=False,
-                      jobs=1).findings)
+    found = list(lint(load_config(tmp_path / "pyproject.toml"), use_cache=False, jobs=1).findings)
     assert [(f.path, f.code) for f in found] == [("src/pkg/sub/loop", "ST002")]
 
 
@@ -172,27 +177,42 @@ IGNORE_TC = BOUNDARY + 'type_checking_imports = "ignore"\n'
 @pytest.mark.parametrize(
     ("source", "counted"),
     [
-        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import sealed\n",
-         False),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import sealed\n",
+            False,
+        ),
         ("import typing as t\nif t.TYPE_CHECKING:\n    from pkg import sealed\n", False),
-        ("from typing_extensions import TYPE_CHECKING as TC\nif TC:\n    from pkg import sealed\n",
-         False),
+        (
+            "from typing_extensions import TYPE_CHECKING as TC\n"
+            "if TC:\n    from pkg import sealed\n",
+            False,
+        ),
         ("TYPE_CHECKING = True\nif TYPE_CHECKING:\n    from pkg import sealed\n", True),
-        ("from typing import TYPE_CHECKING\nTYPE_CHECKING = True\n"
-         "if TYPE_CHECKING:\n    from pkg import sealed\n", True),
-        ("from mylib import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import sealed\n",
-         True),
-        ("import typing\ntyping.TYPE_CHECKING = True\n"
-         "if typing.TYPE_CHECKING:\n    from pkg import sealed\n", True),
-        ("class C:\n    TYPE_CHECKING = 1\nif C.TYPE_CHECKING:\n    from pkg import sealed\n",
-         True),
+        (
+            "from typing import TYPE_CHECKING\nTYPE_CHECKING = True\n"
+            "if TYPE_CHECKING:\n    from pkg import sealed\n",
+            True,
+        ),
+        ("from mylib import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import sealed\n", True),
+        (
+            "import typing\ntyping.TYPE_CHECKING = True\n"
+            "if typing.TYPE_CHECKING:\n    from pkg import sealed\n",
+            True,
+        ),
+        (
+            "class C:\n    TYPE_CHECKING = 1\nif C.TYPE_CHECKING:\n    from pkg import sealed\n",
+            True,
+        ),
     ],
 )
 def test_only_typing_type_checking_guards_imports(
     tmp_path: Path, source: str, counted: bool
 ) -> None:
-    lines = {line for code, line in _codes(tmp_path, {UP: source}, UP, boundary=IGNORE_TC)
-             if code == "ST401"}
+    lines = {
+        line
+        for code, line in _codes(tmp_path, {UP: source}, UP, boundary=IGNORE_TC)
+        if code == "ST401"
+    }
     assert bool(lines) is counted
 
 
@@ -224,10 +244,13 @@ def test_one_finding_per_module_edge_at_its_first_line(tmp_path: Path) -> None:
 
 # -- 7. config: every problem at once ---------------------------------------------------------
 def test_unmatched_patterns_are_reported_with_other_boundary_problems(tmp_path: Path) -> None:
-    boundary = BOUNDARY.replace('module = "pkg.sealed"', 'module = "pkg.nothing"').replace(
-        'upstream = ["pkg.*"]',
-        'upstream = ["zzz.*"]\nupstreem = []\nforbidden_fields = "x"').replace(
-        '"adr-0230"', '"adr-230"')
+    boundary = (
+        BOUNDARY.replace('module = "pkg.sealed"', 'module = "pkg.nothing"')
+        .replace(
+            'upstream = ["pkg.*"]', 'upstream = ["zzz.*"]\nupstreem = []\nforbidden_fields = "x"'
+        )
+        .replace('"adr-0230"', '"adr-230"')
+    )
     with pytest.raises(ConfigError) as info:
         load_config(_project(tmp_path, {}, boundary=boundary))
     text = "\n".join(info.value.problems)

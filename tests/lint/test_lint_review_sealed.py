@@ -39,8 +39,11 @@ def _run(tmp_path: Path, code: str, values: str = "") -> LintResult:
 
 
 def _codes(tmp_path: Path, code: str, values: str = "") -> set[tuple[str, int]]:
-    return {(f.code, f.line) for f in _run(tmp_path, code, values).findings
-            if f.path == "src/pkg/sealed.py"}
+    return {
+        (f.code, f.line)
+        for f in _run(tmp_path, code, values).findings
+        if f.path == "src/pkg/sealed.py"
+    }
 
 
 # -- 1. module-level rebinding does not hide a builtin -------------------------------------
@@ -48,15 +51,21 @@ def _codes(tmp_path: Path, code: str, values: str = "") -> set[tuple[str, int]]:
 REBINDINGS = [
     ("if False:\n    open = None\nopen('f')\n", {("ST203", 2), ("ST201", 3)}),
     ("open = 1\ndel open\nopen('f')\n", {("ST203", 1), ("ST202", 2), ("ST201", 3)}),
-    ("if 0:\n    __import__ = None\n__import__('os')\n",
-     {("ST203", 2), ("ST201", 3), ("ST102", 3)}),
-    ("try:\n    1 / 0\nexcept Exception as print:\n    pass\nprint('x')\n",
-     {("ST203", 3), ("ST201", 5)}),
+    (
+        "if 0:\n    __import__ = None\n__import__('os')\n",
+        {("ST203", 2), ("ST201", 3), ("ST102", 3)},
+    ),
+    (
+        "try:\n    1 / 0\nexcept Exception as print:\n    pass\nprint('x')\n",
+        {("ST203", 3), ("ST201", 5)},
+    ),
     ("exec('1')\nexec = None\n", {("ST201", 1), ("ST203", 2)}),
     ("for eval in ():\n    pass\neval('2')\n", {("ST203", 1), ("ST201", 3)}),
     ("def g():\n    return open('f')\ng()\nopen = len\n", {("ST201", 2), ("ST203", 4)}),
-    ("def f():\n    global compile\n    compile = len\ncompile('1', 'f', 'exec')\n",
-     {("ST203", 3), ("ST201", 4)}),
+    (
+        "def f():\n    global compile\n    compile = len\ncompile('1', 'f', 'exec')\n",
+        {("ST203", 3), ("ST201", 4)},
+    ),
     ("with x as vars:\n    pass\nvars()\n", {("ST203", 1), ("ST201", 3)}),
     ("open = len\nopen = 2\nopen('f')\n", {("ST203", 1), ("ST203", 2), ("ST201", 3)}),
     ("class C:\n    if False:\n        open = None\n    open('f')\n", {("ST201", 4)}),
@@ -70,16 +79,19 @@ def test_module_rebinding_does_not_hide_a_banned_builtin(
     assert _codes(tmp_path, code) == expected
 
 
-@pytest.mark.parametrize("code", [
-    "def f(open):\n    return open('x')\n",
-    "def f():\n    def open(p):\n        return p\n    return open('x')\n",
-    "def print(*a):\n    return a\nprint(1)\n",
-    "open = len\nopen('x')\n",
-    "def f(clock):\n    return clock.time()\n",
-    "x = 'open(1)'  # open('f')\n",
-    "def timeit(n):\n    return n\ntimeit(1)\n",
-    "class X:\n    def open(self):\n        return 1\nX().open()\n",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def f(open):\n    return open('x')\n",
+        "def f():\n    def open(p):\n        return p\n    return open('x')\n",
+        "def print(*a):\n    return a\nprint(1)\n",
+        "open = len\nopen('x')\n",
+        "def f(clock):\n    return clock.time()\n",
+        "x = 'open(1)'  # open('f')\n",
+        "def timeit(n):\n    return n\ntimeit(1)\n",
+        "class X:\n    def open(self):\n        return 1\nX().open()\n",
+    ],
+)
 def test_shadowing_traps_stay_clean(tmp_path: Path, code: str) -> None:
     assert _codes(tmp_path, code) == set()
 
@@ -95,8 +107,10 @@ NAMELESS = [
     ("__spec__.loader.get_data('x')\n", {("ST201", 1)}),
     ("().__class__.__base__.__subclasses__()\n", {("ST201", 1)}),
     ("def f():\n    pass\nf.__globals__['x']\n", {("ST202", 3)}),
-    ("x = f.__code__\ny = f.__closure__\nz = o.__dict__\n",
-     {("ST202", 1), ("ST202", 2), ("ST202", 3)}),
+    (
+        "x = f.__code__\ny = f.__closure__\nz = o.__dict__\n",
+        {("ST202", 1), ("ST202", 2), ("ST202", 3)},
+    ),
     ("object.__getattribute__(o, 'x')\n", {("ST201", 1)}),
     ("getattr(f, '__globals__')\n", {("ST202", 1)}),
     ("p = __file__\n", {("ST202", 1)}),
@@ -141,14 +155,18 @@ def test_star_import_from_pure_stdlib_module_is_allowed(tmp_path: Path) -> None:
 
 # -- 4. code-running parts of the allowed surface ------------------------------------------
 
-@pytest.mark.parametrize(("code", "expected"), [
-    ("import json.tool\n", {("ST102", 1)}),
-    ("import typing\ntyping.get_type_hints(object)\n", {("ST201", 2)}),
-    ("from typing import ForwardRef\n", {("ST102", 1)}),
-    ("import typing\ntyping._eval_type(x, {}, {})\n", {("ST201", 2)}),
-    ("import dataclasses\ndataclasses._create_fn('f', [], ['return 1'])\n", {("ST201", 2)}),
-    ("import types\ntypes.CodeType\n", {("ST202", 2)}),
-])
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("import json.tool\n", {("ST102", 1)}),
+        ("import typing\ntyping.get_type_hints(object)\n", {("ST201", 2)}),
+        ("from typing import ForwardRef\n", {("ST102", 1)}),
+        ("import typing\ntyping._eval_type(x, {}, {})\n", {("ST201", 2)}),
+        ("import dataclasses\ndataclasses._create_fn('f', [], ['return 1'])\n", {("ST201", 2)}),
+        ("import types\ntypes.CodeType\n", {("ST202", 2)}),
+    ],
+)
 def test_code_running_surface_is_banned(
     tmp_path: Path, code: str, expected: set[tuple[str, int]]
 ) -> None:
@@ -160,19 +178,28 @@ def test_code_running_surface_is_banned(
 TYPE_CHECKING_IGNORE = PYPROJECT.rstrip() + '\ntype_checking_imports = "ignore"\n'
 
 
-@pytest.mark.parametrize(("code", "expected"), [
-    ("import typing\ntyping.TYPE_CHECKING = True\nif typing.TYPE_CHECKING:\n    import os\n",
-     {("ST203", 2), ("ST102", 4)}),
-    ("from typing import TYPE_CHECKING\nTYPE_CHECKING = True\nif TYPE_CHECKING:\n"
-     "    import os\n", {("ST203", 2), ("ST102", 4)}),
-    ("import typing\nsetattr(typing, 'TYPE_CHECKING', True)\nif typing.TYPE_CHECKING:\n"
-     "    import os\n", {("ST203", 2), ("ST102", 4)}),
-    ("TYPE_CHECKING = True\nif TYPE_CHECKING:\n    import os\n", {("ST203", 1), ("ST102", 3)}),
-    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import os\n", set()),
-])
-def test_type_checking_writes(
-    tmp_path: Path, code: str, expected: set[tuple[str, int]]
-) -> None:
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        (
+            "import typing\ntyping.TYPE_CHECKING = True\nif typing.TYPE_CHECKING:\n    import os\n",
+            {("ST203", 2), ("ST102", 4)},
+        ),
+        (
+            "from typing import TYPE_CHECKING\nTYPE_CHECKING = True\nif TYPE_CHECKING:\n"
+            "    import os\n",
+            {("ST203", 2), ("ST102", 4)},
+        ),
+        (
+            "import typing\nsetattr(typing, 'TYPE_CHECKING', True)\nif typing.TYPE_CHECKING:\n"
+            "    import os\n",
+            {("ST203", 2), ("ST102", 4)},
+        ),
+        ("TYPE_CHECKING = True\nif TYPE_CHECKING:\n    import os\n", {("ST203", 1), ("ST102", 3)}),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import os\n", set()),
+    ],
+)
+def test_type_checking_writes(tmp_path: Path, code: str, expected: set[tuple[str, int]]) -> None:
     _run(tmp_path, "")
     (tmp_path / "pyproject.toml").write_text(TYPE_CHECKING_IGNORE, encoding="utf-8")
     (tmp_path / "src" / "pkg" / "sealed.py").write_text(code, encoding="utf-8")
@@ -183,24 +210,39 @@ def test_type_checking_writes(
 # -- 6. ST501 through compound statements and computed specs -------------------------------
 
 FIELDS = [
-    ("from dataclasses import dataclass\n@dataclass\nclass R:\n    if True:\n"
-     "        answer: int = 0\n", {("ST501", 5)}),
-    ("from dataclasses import dataclass\n@dataclass\nclass R:\n    try:\n        score: int\n"
-     "    except Exception:\n        pass\n", {("ST501", 5)}),
+    (
+        "from dataclasses import dataclass\n@dataclass\nclass R:\n    if True:\n"
+        "        answer: int = 0\n",
+        {("ST501", 5)},
+    ),
+    (
+        "from dataclasses import dataclass\n@dataclass\nclass R:\n    try:\n        score: int\n"
+        "    except Exception:\n        pass\n",
+        {("ST501", 5)},
+    ),
     ("class R:\n    __slots__: tuple = ('mutation',)\n", {("ST501", 2)}),
     ("class R:\n    __slots__ = tuple(['runnable'])\n", {("ST501", 2)}),
     ("class R:\n    __slots__ = ('a', NAME)\n", {("ST501", 2)}),
-    ("from dataclasses import make_dataclass\nM = make_dataclass('M', names)\n",
-     {("ST501", 2)}),
+    ("from dataclasses import make_dataclass\nM = make_dataclass('M', names)\n", {("ST501", 2)}),
     # a record (it declares a field) gains the fields its methods assign to ``self``
-    ("class R:\n    name: str\n    def __init__(self):\n        self.served_output = 1\n",
-     {("ST501", 4)}),
-    ("class R:\n    name: str\n    def __init__(me):\n        if True:\n"
-     "            me.rank: int = 1\n", {("ST501", 5)}),
-    ("class R:\n    __slots__ = ()\n    def __init__(self, k):\n        setattr(self, k, 1)\n",
-     {("ST501", 4)}),
-    ("from dataclasses import dataclass\n@dataclass\nclass R:\n    def __post_init__(self):\n"
-     "        object.__setattr__(self, 'priority', 1)\n", {("ST501", 5)}),
+    (
+        "class R:\n    name: str\n    def __init__(self):\n        self.served_output = 1\n",
+        {("ST501", 4)},
+    ),
+    (
+        "class R:\n    name: str\n    def __init__(me):\n        if True:\n"
+        "            me.rank: int = 1\n",
+        {("ST501", 5)},
+    ),
+    (
+        "class R:\n    __slots__ = ()\n    def __init__(self, k):\n        setattr(self, k, 1)\n",
+        {("ST501", 4)},
+    ),
+    (
+        "from dataclasses import dataclass\n@dataclass\nclass R:\n    def __post_init__(self):\n"
+        "        object.__setattr__(self, 'priority', 1)\n",
+        {("ST501", 5)},
+    ),
     # a plain class is not a record: its instance attributes are state, not fields
     ("class Counter:\n    def __init__(self):\n        self.score = 0\n", set()),
     ("class Counter:\n    def bump(self, k):\n        setattr(self, k, 1)\n", set()),
@@ -219,20 +261,26 @@ def test_fields_in_compound_statements_and_computed_specs(
 
 
 def test_clean_record_has_no_field_findings(tmp_path: Path) -> None:
-    code = ("from dataclasses import dataclass\n@dataclass(frozen=True)\nclass R:\n"
-            "    name: str\n    __slots__ = ('name',)\n    def f(self, other):\n"
-            "        other.answer = 1\n        return self.name\n")
+    code = (
+        "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass R:\n"
+        "    name: str\n    __slots__ = ('name',)\n    def f(self, other):\n"
+        "        other.answer = 1\n        return self.name\n"
+    )
     assert _codes(tmp_path, code) == set()
 
 
 # -- 7. flat but long code ------------------------------------------------------------------
 
-@pytest.mark.parametrize("code", [
-    "x = " + " + ".join(["1"] * 400) + "\n",
-    "def f(a):\n    return " + " and ".join(["a"] * 400) + "\n",
-    "def f(x):\n    return x" + ".y" * 400 + "\n",
-    "x = (\n" + "".join(f"    'part{i}'\n" for i in range(450)) + ")\n",
-])
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "x = " + " + ".join(["1"] * 400) + "\n",
+        "def f(a):\n    return " + " and ".join(["a"] * 400) + "\n",
+        "def f(x):\n    return x" + ".y" * 400 + "\n",
+        "x = (\n" + "".join(f"    'part{i}'\n" for i in range(450)) + ")\n",
+    ],
+)
 def test_flat_long_code_is_analysed(tmp_path: Path, code: str) -> None:
     compile(code, "sealed.py", "exec")
     assert _codes(tmp_path, code) == set()
@@ -244,6 +292,7 @@ def test_flat_long_code_still_finds_banned_calls(tmp_path: Path) -> None:
 
 
 # -- 8. fingerprints ------------------------------------------------------------------------
+
 
 def test_sarif_fingerprints_and_json_ids_are_unique(tmp_path: Path) -> None:
     result = _run(tmp_path, "open('a')\nopen('b')\n")

@@ -123,8 +123,11 @@ def test_an_attribute_getter_for_ordinary_names_is_no_finding(project: Project) 
     [
         ("import logging.config\nlogging.config.dictConfig(CONFIG)\n", ("ST301", 2)),
         ("from logging import config\nconfig.fileConfig('log.ini')\n", ("ST301", 2)),
-        ("from importlib.metadata import EntryPoint\n"
-         "EntryPoint('x', 'pkg.sealed:run', 'group').load()\n", ("ST301", 2)),
+        (
+            "from importlib.metadata import EntryPoint\n"
+            "EntryPoint('x', 'pkg.sealed:run', 'group').load()\n",
+            ("ST301", 2),
+        ),
         ("import unittest\nunittest.main(module='pkg.sealed')\n", ("ST401", 2)),
         ("import xml.sax\nxml.sax.make_parser(['pkg.values', 'pkg.sealed'])\n", ("ST401", 2)),
     ],

@@ -36,8 +36,9 @@ def test_cycle_does_not_hang(project: Project) -> None:
 
 def test_chain_through_type_checking_ignored(project: Project) -> None:
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
-    project.write("src/pkg/x.py",
-                  "import typing\nif typing.TYPE_CHECKING:\n    import pkg.sealed\n")
+    project.write(
+        "src/pkg/x.py", "import typing\nif typing.TYPE_CHECKING:\n    import pkg.sealed\n"
+    )
     assert project.upstream("import pkg.x\n") == set()
 
 
@@ -73,8 +74,7 @@ def test_dynamic_words_inside_longer_identifiers_still_make_a_file_parsed(
     # token holds the word, so the prefilter cannot rule the file out.
     project.write("src/pkg/helper.py", "import pkg.sealed\n")
     text = (
-        "import importlib as my_importlib_alias\n"
-        "my_importlib_alias.import_module('pkg.helper')\n"
+        "import importlib as my_importlib_alias\nmy_importlib_alias.import_module('pkg.helper')\n"
     )
     assert ("ST402", 2) in project.upstream(text)
 

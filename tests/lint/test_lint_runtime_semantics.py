@@ -49,8 +49,10 @@ def test_importing_a_module_runs_its_packages_first(project: Project) -> None:
 
 
 def test_an_import_of_a_missing_submodule_still_runs_the_sealed_module(project: Project) -> None:
-    project.write("src/pkg/loader.py",
-                  "try:\n    import pkg.sealed.missing.deeper\nexcept ImportError:\n    pass\n")
+    project.write(
+        "src/pkg/loader.py",
+        "try:\n    import pkg.sealed.missing.deeper\nexcept ImportError:\n    pass\n",
+    )
     project.write("src/pkg/up/a.py", "import pkg.loader\n")
     assert _found(project) == [("src/pkg/up/a.py", "ST402", 1)]
 
@@ -61,8 +63,7 @@ def test_every_direct_import_site_is_reported(project: Project) -> None:
     assert _found(project) == [("src/pkg/up/a.py", "ST401", 1), ("src/pkg/up/a.py", "ST401", 3)]
 
 
-def test_one_indirect_finding_per_upstream_module_with_the_shortest_chain(
-        project: Project) -> None:
+def test_one_indirect_finding_per_upstream_module_with_the_shortest_chain(project: Project) -> None:
     project.write("src/pkg/far.py", "import pkg.near\n")
     project.write("src/pkg/near.py", "import pkg.sealed\n")
     project.write("src/pkg/up/a.py", "import pkg.far\nimport pkg.near\n")
@@ -70,11 +71,13 @@ def test_one_indirect_finding_per_upstream_module_with_the_shortest_chain(
     assert [(f.path, f.code, f.line) for f in findings] == [("src/pkg/up/a.py", "ST402", 2)]
     assert findings[0].message == (
         "upstream module pkg.up.a reaches the sealed module through `import pkg.near`: "
-        "pkg.up.a -> pkg.near -> pkg.sealed (1 other imported module reaches it too)")
+        "pkg.up.a -> pkg.near -> pkg.sealed (1 other imported module reaches it too)"
+    )
 
 
 def test_a_long_chain_deep_in_the_graph_is_one_finding_per_upstream_module(
-        project: Project) -> None:
+    project: Project,
+) -> None:
     for i in range(40):
         project.write(f"src/pkg/m{i}.py", f"import pkg.m{i + 1}\n")
     project.write("src/pkg/m40.py", "import pkg.sealed\n")
@@ -99,7 +102,9 @@ def test_statistics_count_findings_per_rule(project: Project, capsys) -> None:  
 
 # -- 3b: value types only -------------------------------------------------------------------------
 def test_a_function_taken_from_an_allowed_module_is_a_producer_import(project: Project) -> None:
-    project.write("src/pkg/values.py", """
+    project.write(
+        "src/pkg/values.py",
+        """
         import enum
         from dataclasses import dataclass
 
@@ -116,21 +121,27 @@ def test_a_function_taken_from_an_allowed_module_is_a_producer_import(project: P
             return x
 
         shortcut = lambda x: x
-    """)
+    """,
+    )
     project.sealed("from pkg.values import LIMIT, Mode, Record, classify, shortcut\n")
     findings = [f for f in project.run().findings if f.code == "ST104"]
     assert [(f.line, f.anchor) for f in findings] == [
-        (1, "pkg.values.classify"), (1, "pkg.values.shortcut")]
+        (1, "pkg.values.classify"),
+        (1, "pkg.values.shortcut"),
+    ]
     assert "defined there as a function" in findings[0].message
 
 
-def test_producers_are_followed_through_re_exports_and_module_references(
-        project: Project) -> None:
+def test_producers_are_followed_through_re_exports_and_module_references(project: Project) -> None:
     project.write("src/pkg/impl.py", "def classify_replay(x):\n    return x\n")
-    project.write("src/pkg/values.py", "from pkg.impl import classify_replay as classify\n"
-                                       "from os import system as run\n")
-    project.write("src/pkg/sealed.py",
-                  "from pkg import values\nfrom pkg.values import classify\nvalues.run('x')\n")
+    project.write(
+        "src/pkg/values.py",
+        "from pkg.impl import classify_replay as classify\nfrom os import system as run\n",
+    )
+    project.write(
+        "src/pkg/sealed.py",
+        "from pkg import values\nfrom pkg.values import classify\nvalues.run('x')\n",
+    )
     found = {(f.line, f.anchor) for f in project.run().findings if f.code == "ST104"}
     assert found == {(2, "pkg.values.classify"), (3, "pkg.values.run")}
 
@@ -156,7 +167,8 @@ def test_the_closure_reports_a_banned_facility_with_its_chain(project: Project) 
     assert [(f.path, f.line) for f in findings] == [("src/pkg/sealed.py", 1)]
     assert findings[0].message == (
         "importing sealed module pkg.sealed loads banned subprocess: "
-        "pkg.sealed -> pkg.values -> pkg.state -> subprocess (lazy)")
+        "pkg.sealed -> pkg.values -> pkg.state -> subprocess (lazy)"
+    )
 
 
 def test_the_closure_reports_upstream_modules_it_loads(project: Project) -> None:
@@ -164,16 +176,20 @@ def test_the_closure_reports_upstream_modules_it_loads(project: Project) -> None
     project.write("src/pkg/values.py", "import pkg.up.a\n")
     project.write("src/pkg/up/a.py", "X = 1\n")
     messages = {f.message for f in project.run().findings if f.code == "ST404"}
-    assert messages == {"importing sealed module pkg.sealed loads upstream module pkg.up: "
-                        "pkg.sealed -> pkg.values -> pkg.up",
-                        "importing sealed module pkg.sealed loads upstream module pkg.up.a: "
-                        "pkg.sealed -> pkg.values -> pkg.up.a"}
+    assert messages == {
+        "importing sealed module pkg.sealed loads upstream module pkg.up: "
+        "pkg.sealed -> pkg.values -> pkg.up",
+        "importing sealed module pkg.sealed loads upstream module pkg.up.a: "
+        "pkg.sealed -> pkg.values -> pkg.up.a",
+    }
 
 
 def test_the_closure_follows_the_type_checking_policy(project: Project) -> None:
     _closure(project)
-    project.write("src/pkg/values.py", "from typing import TYPE_CHECKING\n"
-                                       "if TYPE_CHECKING:\n    import socket\n")
+    project.write(
+        "src/pkg/values.py",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import socket\n",
+    )
     assert [f.code for f in project.run().findings] == ["ST404"]
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
     assert project.run().findings == ()
@@ -186,9 +202,12 @@ def test_the_closure_is_off_by_default(project: Project) -> None:
 
 # -- TYPE_CHECKING verdicts are exact on the chains that make findings -------------------------
 def test_a_type_checking_only_chain_is_no_finding_when_the_policy_ignores_it(
-        project: Project) -> None:
-    project.write("src/pkg/x.py", "from typing import TYPE_CHECKING\n"
-                                  "if TYPE_CHECKING:\n    import pkg.sealed\n")
+    project: Project,
+) -> None:
+    project.write(
+        "src/pkg/x.py",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.sealed\n",
+    )
     project.write("src/pkg/up/a.py", "import pkg.x\n")
     assert [f.code for f in project.run().findings] == ["ST402"]
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
@@ -197,17 +216,19 @@ def test_a_type_checking_only_chain_is_no_finding_when_the_policy_ignores_it(
 
 def test_a_spoofed_type_checking_guard_still_counts(project: Project) -> None:
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
-    project.write("src/pkg/x.py",
-                  "TYPE_CHECKING = True\nif TYPE_CHECKING:\n    import pkg.sealed\n")
+    project.write(
+        "src/pkg/x.py", "TYPE_CHECKING = True\nif TYPE_CHECKING:\n    import pkg.sealed\n"
+    )
     project.write("src/pkg/up/a.py", "import pkg.x\n")
     assert [f.code for f in project.run().findings] == ["ST402"]
 
 
 # -- files the compiled scanner does not judge alone ---------------------------------------------
 def test_a_file_in_another_encoding_is_read_as_python_reads_it(project: Project) -> None:
-    project.write("src/pkg/legacy.py",
-                  "# -*- coding: latin-1 -*-\nNAME = 'caf\xe9'\nimport pkg.sealed\n"
-                  .encode("latin-1"))
+    project.write(
+        "src/pkg/legacy.py",
+        "# -*- coding: latin-1 -*-\nNAME = 'caf\xe9'\nimport pkg.sealed\n".encode("latin-1"),
+    )
     project.write("src/pkg/up/a.py", "import pkg.legacy\n")
     assert _found(project) == [("src/pkg/up/a.py", "ST402", 1)]
 
@@ -218,8 +239,7 @@ def test_a_relative_import_above_the_top_package_is_no_edge(project: Project) ->
     assert _found(project) == [("src/pkg/up/a.py", "ST402", 1)]
 
 
-def test_a_syntax_error_anywhere_is_reported_and_the_rest_is_still_judged(
-        project: Project) -> None:
+def test_a_syntax_error_anywhere_is_reported_and_the_rest_is_still_judged(project: Project) -> None:
     project.write("src/pkg/broken.py", "def f(:\n")
     project.write("src/pkg/up/a.py", "import pkg.sealed\n")
     assert _found(project) == [("src/pkg/broken.py", "ST001", 1), ("src/pkg/up/a.py", "ST401", 1)]
@@ -267,28 +287,43 @@ def test_syntax_the_target_rejects_is_a_syntax_error(project: Project) -> None:
 def test_a_bad_target_version_is_a_config_error(project: Project) -> None:
     from sealed_trace.lint.config import ConfigError
 
-    project.top_toml += 'target_version = 3.12\n'
+    project.top_toml += "target_version = 3.12\n"
     with pytest.raises(ConfigError, match="target_version"):
         project.config()
 
 
-@pytest.mark.parametrize(("values", "sealed"), [
-    ("from subprocess import run\n", "from pkg.values import run\nrun(['x'])\n"),
-    ("import subprocess as proc\n", "from pkg.values import proc\nproc.run('x')\n"),
-    ("import os\nrun = os.system\n", "from pkg.values import run\n"),
-    ("import pkg.impl as impl\nclassify = impl.run_replay\n",
-     "from pkg.values import classify\n"),
-    ("from pkg import impl\nclassify = impl.run_replay\n", "from pkg.values import classify\n"),
-    ("from pkg.impl import *\n", "from pkg.values import run_replay\n"),
-    ("from pkg.impl import run_replay\nclassify, LIMIT = run_replay, 3\n",
-     "from pkg.values import classify\n"),
-    ("def classify():\n    pass\n", "from pkg import values\ngetattr(values, 'classify')()\n"),
-    ("from pkg import impl\n", "from pkg.values import impl\nimpl.run_replay()\n"),
-], ids=["banned-function", "banned-module-alias", "alias-of-banned", "module-alias-attribute",
-        "from-module-attribute", "star-re-export", "tuple-assignment", "getattr",
-        "re-exported-module"])
-def test_every_way_of_taking_a_producer_is_seen(project: Project, values: str,
-                                                sealed: str) -> None:
+@pytest.mark.parametrize(
+    ("values", "sealed"),
+    [
+        ("from subprocess import run\n", "from pkg.values import run\nrun(['x'])\n"),
+        ("import subprocess as proc\n", "from pkg.values import proc\nproc.run('x')\n"),
+        ("import os\nrun = os.system\n", "from pkg.values import run\n"),
+        (
+            "import pkg.impl as impl\nclassify = impl.run_replay\n",
+            "from pkg.values import classify\n",
+        ),
+        ("from pkg import impl\nclassify = impl.run_replay\n", "from pkg.values import classify\n"),
+        ("from pkg.impl import *\n", "from pkg.values import run_replay\n"),
+        (
+            "from pkg.impl import run_replay\nclassify, LIMIT = run_replay, 3\n",
+            "from pkg.values import classify\n",
+        ),
+        ("def classify():\n    pass\n", "from pkg import values\ngetattr(values, 'classify')()\n"),
+        ("from pkg import impl\n", "from pkg.values import impl\nimpl.run_replay()\n"),
+    ],
+    ids=[
+        "banned-function",
+        "banned-module-alias",
+        "alias-of-banned",
+        "module-alias-attribute",
+        "from-module-attribute",
+        "star-re-export",
+        "tuple-assignment",
+        "getattr",
+        "re-exported-module",
+    ],
+)
+def test_every_way_of_taking_a_producer_is_seen(project: Project, values: str, sealed: str) -> None:
     project.write("src/pkg/impl.py", "def run_replay():\n    pass\n")
     project.write("src/pkg/values.py", values)
     project.sealed(sealed)
@@ -297,10 +332,14 @@ def test_every_way_of_taking_a_producer_is_seen(project: Project, values: str,
 
 
 def test_a_class_an_enum_and_a_constant_taken_through_re_exports_pass(project: Project) -> None:
-    project.write("src/pkg/impl.py", "import enum\nclass Mode(enum.Enum):\n    A = 1\n"
-                                     "class Record:\n    pass\nLIMIT = 3\n")
-    project.write("src/pkg/values.py", "from pkg.impl import *\nimport pkg.impl as impl\n"
-                                       "Alias = impl.Record\n")
+    project.write(
+        "src/pkg/impl.py",
+        "import enum\nclass Mode(enum.Enum):\n    A = 1\nclass Record:\n    pass\nLIMIT = 3\n",
+    )
+    project.write(
+        "src/pkg/values.py",
+        "from pkg.impl import *\nimport pkg.impl as impl\nAlias = impl.Record\n",
+    )
     project.sealed("from pkg.values import Mode, Record, LIMIT, Alias\nRecord.__name__\n")
     assert not [f for f in project.run().findings if f.code == "ST104"]
 
@@ -335,19 +374,25 @@ def test_the_first_source_root_wins(project: Project) -> None:
 
 def test_a_coding_cookie_after_a_crlf_first_line_is_honoured(project: Project) -> None:
     # UTF-7 turns "+AAo-" into a newline: Python runs the import that follows
-    project.write("src/pkg/mid.py", b"#\r\n#" + b" " * 4100
-                  + b"coding: utf-7\r\nx = 1  #+AAo-import pkg.sealed\r\n")
+    project.write(
+        "src/pkg/mid.py",
+        b"#\r\n#" + b" " * 4100 + b"coding: utf-7\r\nx = 1  #+AAo-import pkg.sealed\r\n",
+    )
     project.write("src/pkg/up/a.py", "import pkg.mid\n")
     assert _found(project) == [("src/pkg/up/a.py", "ST402", 1)]
 
 
-@pytest.mark.parametrize("deep", [
-    "__import__('subprocess')\n",
-    "import unittest.mock\n",
-    "from unittest import mock\n",
-    "from pkg.tools import *\n",
-    "\ufeffimport socket\n",
-], ids=["dynamic", "submodule", "from-submodule", "star", "bom"])
+@pytest.mark.parametrize(
+    "deep",
+    [
+        "__import__('subprocess')\n",
+        "import unittest.mock\n",
+        "from unittest import mock\n",
+        "from pkg.tools import *\n",
+        "\ufeffimport socket\n",
+    ],
+    ids=["dynamic", "submodule", "from-submodule", "star", "bom"],
+)
 def test_the_closure_sees_what_deep_modules_import(project: Project, deep: str) -> None:
     project.write("src/pkg/tools/__init__.py", "__all__ = ['search']\n")
     project.write("src/pkg/tools/search.py", "")
@@ -358,35 +403,45 @@ def test_the_closure_sees_what_deep_modules_import(project: Project, deep: str) 
     assert [f.code for f in project.run().findings] == ["ST404"]
 
 
-@pytest.mark.parametrize("spoof", [
-    "import typing as TYPE_CHECKING\n",
-    "match True:\n    case TYPE_CHECKING:\n        pass\n",
-    "globals()['TYPE_CHECKING'] = True\n",
-    "globals().update(TYPE_CHECKING=True)\n",
-    "import typing\ntyping.__dict__['TYPE_CHECKING'] = True\n",
-])
+@pytest.mark.parametrize(
+    "spoof",
+    [
+        "import typing as TYPE_CHECKING\n",
+        "match True:\n    case TYPE_CHECKING:\n        pass\n",
+        "globals()['TYPE_CHECKING'] = True\n",
+        "globals().update(TYPE_CHECKING=True)\n",
+        "import typing\ntyping.__dict__['TYPE_CHECKING'] = True\n",
+    ],
+)
 def test_a_spoofed_type_checking_guard_is_not_trusted(project: Project, spoof: str) -> None:
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
-    project.write("src/pkg/mid.py", "from typing import TYPE_CHECKING\n" + spoof
-                  + "if TYPE_CHECKING:\n    import pkg.sealed\n")
+    project.write(
+        "src/pkg/mid.py",
+        "from typing import TYPE_CHECKING\n" + spoof + "if TYPE_CHECKING:\n    import pkg.sealed\n",
+    )
     project.write("src/pkg/up/a.py", "import pkg.mid\n")
     assert [f.code for f in project.run().findings] == ["ST402"]
-    project.sealed("from typing import TYPE_CHECKING\n" + spoof
-                   + "if TYPE_CHECKING:\n    import subprocess\n")
+    project.sealed(
+        "from typing import TYPE_CHECKING\n" + spoof + "if TYPE_CHECKING:\n    import subprocess\n"
+    )
     assert "ST102" in {f.code for f in project.run().findings}
 
 
 def test_a_first_party_typing_module_makes_every_guard_count(project: Project) -> None:
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
     project.write("src/typing_extensions.py", "TYPE_CHECKING = True\n")
-    project.write("src/pkg/up/a.py", "from typing_extensions import TYPE_CHECKING\n"
-                                     "if TYPE_CHECKING:\n    import pkg.sealed\n")
+    project.write(
+        "src/pkg/up/a.py",
+        "from typing_extensions import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.sealed\n",
+    )
     assert [f.code for f in project.run().findings] == ["ST401"]
 
 
 def test_a_changed_package_path_is_reported(project: Project) -> None:
-    project.write("src/pkg/up/__init__.py", "import os\n"
-                  "__path__.insert(0, os.path.join(os.path.dirname(__file__), '..', 'impl'))\n")
+    project.write(
+        "src/pkg/up/__init__.py",
+        "import os\n__path__.insert(0, os.path.join(os.path.dirname(__file__), '..', 'impl'))\n",
+    )
     findings = project.run().findings
     assert [(f.path, f.code) for f in findings] == [("src/pkg/up/__init__.py", "ST301")]
     assert "__path__ is changed" in findings[0].message
@@ -401,13 +456,23 @@ def test_an_empty_source_roots_is_a_config_error(project: Project) -> None:
 
 
 def test_consecutive_import_statements_are_reported_each(project: Project) -> None:
-    project.write("src/pkg/up/a.py", "from pkg import sealed\nfrom pkg import sealed as s2\n"
-                                     "from pkg.sealed import (\n    a,\n    b,\n)\n")
+    project.write(
+        "src/pkg/up/a.py",
+        "from pkg import sealed\nfrom pkg import sealed as s2\n"
+        "from pkg.sealed import (\n    a,\n    b,\n)\n",
+    )
     assert _found(project) == [("src/pkg/up/a.py", "ST401", n) for n in (1, 2, 4)]
 
 
-@pytest.mark.parametrize("text", ["return 1\n", "nonlocal x\n", "def f(a, a):\n    pass\n",
-                                  "x = 1\nfrom __future__ import annotations\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "return 1\n",
+        "nonlocal x\n",
+        "def f(a, a):\n    pass\n",
+        "x = 1\nfrom __future__ import annotations\n",
+    ],
+)
 def test_what_the_compiler_refuses_is_a_syntax_error(project: Project, text: str) -> None:
     project.write("src/pkg/up/a.py", "import pkg.sealed\n" + text)
     assert [f.code for f in project.run().findings] == ["ST001"]
@@ -416,8 +481,11 @@ def test_what_the_compiler_refuses_is_a_syntax_error(project: Project, text: str
 def test_type_checking_chains_are_verified_in_one_batch(project: Project) -> None:
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
     for i in range(30):
-        project.write(f"src/pkg/m{i}.py", "from typing import TYPE_CHECKING\n"
-                      f"import pkg.m{i + 1}\nif TYPE_CHECKING:\n    import pkg.sealed\n")
+        project.write(
+            f"src/pkg/m{i}.py",
+            "from typing import TYPE_CHECKING\n"
+            f"import pkg.m{i + 1}\nif TYPE_CHECKING:\n    import pkg.sealed\n",
+        )
     project.write("src/pkg/m30.py", "")
     project.write("src/pkg/up/a.py", "import pkg.m0\n")
     parsed: list[str] = []

@@ -22,7 +22,9 @@ def test_reason_required(project: Project) -> None:
 
 def test_empty_reason_is_no_reason(project: Project) -> None:
     assert project.sealed("x = print  # sealed-trace: ignore[ST202] --   \n") == {
-        ("ST202", 1), ("ST003", 1)}
+        ("ST202", 1),
+        ("ST003", 1),
+    }
 
 
 def test_unused_suppression(project: Project) -> None:

@@ -71,8 +71,7 @@ LINT_FILES = {
 #: The three findings of boundary ``seal``, as a lint item prints them.
 SEAL_FINDINGS = (
     "kern/seal.py:2:18 ST102 `from time import monotonic` imports a banned name",
-    "kern/seal.py:4:8 ST101 `import os` imports os, outside the allowed surface of boundary "
-    "'seal'",
+    "kern/seal.py:4:8 ST101 `import os` imports os, outside the allowed surface of boundary 'seal'",
     "kern/seal.py:16:22 ST201 call of banned time.monotonic",
 )
 

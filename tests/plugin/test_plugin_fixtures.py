@@ -29,8 +29,12 @@ def host_blocks() -> dict[str, str]:
             lines = [f"class {name}(str, Enum):", '    """Host enum."""', ""]
             lines += [f"    {m.name} = {m.value!r}" for m in reference]
         else:
-            lines = ["@dataclass(frozen=True)", f"class {name}:",
-                     '    """Host record (same fields as the reference type)."""', ""]
+            lines = [
+                "@dataclass(frozen=True)",
+                f"class {name}:",
+                '    """Host record (same fields as the reference type)."""',
+                "",
+            ]
             lines += [f"    {f.name}: Any" for f in dataclasses.fields(reference)]
         blocks[name] = "\n".join(lines) + "\n"
     return blocks
@@ -355,8 +359,10 @@ def test_reference_types_without_hook_or_ini(pytester: pytest.Pytester) -> None:
     ("module_source", "message"),
     [
         (None, "*sealed_trace_record_types: cannot import 'hostbad': No module named 'hostbad'*"),
-        ("class Unrelated:\n    pass\n",
-         "*sealed_trace_record_types: 'hostbad' defines none of PracticeEpisode, *"),
+        (
+            "class Unrelated:\n    pass\n",
+            "*sealed_trace_record_types: 'hostbad' defines none of PracticeEpisode, *",
+        ),
     ],
     ids=["missing-module", "no-record-classes"],
 )

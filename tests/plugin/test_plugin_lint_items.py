@@ -161,9 +161,7 @@ def test_without_the_flag_there_are_no_lint_items(lint_project: pytest.Pytester)
 
 
 def test_one_item_per_module(lint_project: pytest.Pytester) -> None:
-    lint_project.makeini(
-        "[pytest]\nsealed_trace_lint = true\nsealed_trace_lint_items = module\n"
-    )
+    lint_project.makeini("[pytest]\nsealed_trace_lint = true\nsealed_trace_lint_items = module\n")
     result = lint_project.runpytest("-rA")
     assert summary(result) == {
         "tests/test_trivial.py::test_trivial": "PASSED",
@@ -251,8 +249,11 @@ def test_help_works_when_the_lint_config_is_broken(
     lint_project.makeini("[pytest]\nsealed_trace_lint = true\n")
     result = lint_project.runpytest(flag)
     assert result.ret == pytest.ExitCode.OK
-    expected = {"--help": "*--sealed-trace-lint*", "--markers": "*sealed_trace_forbid_imports*",
-                "--fixtures": "*sealed_trace_episodes*"}[flag]
+    expected = {
+        "--help": "*--sealed-trace-lint*",
+        "--markers": "*sealed_trace_forbid_imports*",
+        "--fixtures": "*sealed_trace_episodes*",
+    }[flag]
     result.stdout.fnmatch_lines([expected])
 
 
@@ -348,15 +349,18 @@ def test_collect_only_lists_the_items_without_linting(lint_project: pytest.Pytes
 def test_the_lint_time_is_shown_and_recorded(lint_project: pytest.Pytester) -> None:
     junit = lint_project.path / "junit.xml"
     result = lint_project.runpytest(LINT, "-p", "no:xdist", f"--junitxml={junit}")
-    result.stdout.fnmatch_lines([
-        "sealed-trace lint: * file(s) in *s, before collection (not part of the session time)",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "sealed-trace lint: * file(s) in *s, before collection (not part of the session time)",
+        ]
+    )
     text = junit.read_text(encoding="utf-8")
     assert text.count('name="sealed_trace_lint_seconds"') == 2  # one per lint item
 
 
 def test_a_boundary_whose_module_does_not_parse_fails_its_own_item(
-        lint_project: pytest.Pytester) -> None:
+    lint_project: pytest.Pytester,
+) -> None:
     lint_project.makepyfile(**{"kern/clean": "import json\ndef broken(:\n"})
     result = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "-rA", "-k", "clean")
     result.assert_outcomes(failed=1)
@@ -367,7 +371,8 @@ def test_a_boundary_whose_module_does_not_parse_fails_its_own_item(
 
 
 def test_an_unparsable_package_above_fails_every_boundary_below_it(
-        lint_project: pytest.Pytester) -> None:
+    lint_project: pytest.Pytester,
+) -> None:
     lint_project.makepyfile(**{"kern/__init__": "def broken(:\n"})
     result = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "-rA", "-k", "clean")
     result.assert_outcomes(failed=1)
@@ -375,7 +380,8 @@ def test_an_unparsable_package_above_fails_every_boundary_below_it(
 
 
 def test_an_unparsable_file_no_boundary_needs_goes_to_the_engine_item(
-        lint_project: pytest.Pytester) -> None:
+    lint_project: pytest.Pytester,
+) -> None:
     lint_project.makepyfile(**{"elsewhere": "def broken(:\n"})
     result = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "-rA")
     out = result.stdout.str()
@@ -384,11 +390,13 @@ def test_an_unparsable_file_no_boundary_needs_goes_to_the_engine_item(
 
 
 def test_lint_items_carry_a_registered_marker(lint_project: pytest.Pytester) -> None:
-    only = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "--strict-markers",
-                                  "-m", "sealed_trace", "-rA")
+    only = lint_project.runpytest(
+        LINT, "-p", "no:cacheprovider", "--strict-markers", "-m", "sealed_trace", "-rA"
+    )
     only.assert_outcomes(passed=1, failed=1)  # clean and seal; not the ordinary test
-    without = lint_project.runpytest(LINT, "-p", "no:cacheprovider", "--strict-markers",
-                                     "-m", "not sealed_trace", "-rA")
+    without = lint_project.runpytest(
+        LINT, "-p", "no:cacheprovider", "--strict-markers", "-m", "not sealed_trace", "-rA"
+    )
     without.assert_outcomes(passed=1)
     assert "pyproject.toml::" not in without.stdout.str()
 
@@ -401,9 +409,16 @@ def test_junit_names_the_policy_file_given(lint_project: pytest.Pytester) -> Non
     # the rootdir stays at the top, where pytest's own configuration is
     (lint_project.path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
     report = lint_project.path / "junit.xml"
-    lint_project.runpytest(LINT, "--sealed-trace-config", str(sub / "pyproject.toml"),
-                           "-p", "no:cacheprovider", f"--junitxml={report}",
-                           "-o", "junit_family=xunit1")  # the family that writes file=
+    lint_project.runpytest(
+        LINT,
+        "--sealed-trace-config",
+        str(sub / "pyproject.toml"),
+        "-p",
+        "no:cacheprovider",
+        f"--junitxml={report}",
+        "-o",
+        "junit_family=xunit1",
+    )  # the family that writes file=
     text = report.read_text()
     assert 'file="sub/pyproject.toml"' in text
     assert 'file="pyproject.toml"' not in text

@@ -78,7 +78,9 @@ SPELLINGS = {
 
 #: Autoload off with no spelling at all loads nothing: test_autoload_off_alone_... covers it.
 IN_PROCESS_CASES = [
-    (spelling, off) for spelling in SPELLINGS for off in (False, True)
+    (spelling, off)
+    for spelling in SPELLINGS
+    for off in (False, True)
     if not (spelling == "autoload" and off)
 ]
 
@@ -98,7 +100,7 @@ SUBPROCESS_CASES = [
 def _probe(result: pytest.RunResult) -> dict[str, object]:
     lines = [line for line in result.outlines if line.startswith("PROBE ")]
     assert len(lines) == 1, result.stdout.str()
-    report: dict[str, object] = json.loads(lines[0][len("PROBE "):])
+    report: dict[str, object] = json.loads(lines[0][len("PROBE ") :])
     return report
 
 
@@ -176,8 +178,15 @@ def test_all_spellings_at_once_still_register_once(
     pytester.makepyfile(test_probe=PROBE)
     monkeypatch.setenv("PYTEST_PLUGINS", "pytest_sealed_trace.plugin")
     result = pytester.runpytest(
-        "-p", "sealed_trace", "-p", "pytest_sealed_trace", "-p", "pytest_sealed_trace.plugin",
-        "-s", "-p", "no:cacheprovider",
+        "-p",
+        "sealed_trace",
+        "-p",
+        "pytest_sealed_trace",
+        "-p",
+        "pytest_sealed_trace.plugin",
+        "-s",
+        "-p",
+        "no:cacheprovider",
     )
     result.assert_outcomes(passed=1)
     _assert_registered_once(_probe(result), autoload_disabled=False)
@@ -202,8 +211,16 @@ def test_p_no_sealed_trace_disables_the_plugin(
     autoload_disabled: bool,
 ) -> None:
     pytester.makepyfile(test_needs=NEEDS_FIXTURE)
-    result = _run(pytester, monkeypatch, "autoload", autoload_disabled, subprocess_run,
-                  "-p", "no:sealed_trace", "-rA")
+    result = _run(
+        pytester,
+        monkeypatch,
+        "autoload",
+        autoload_disabled,
+        subprocess_run,
+        "-p",
+        "no:sealed_trace",
+        "-rA",
+    )
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*fixture 'practice_episode' not found*"])
 
@@ -216,11 +233,7 @@ def test_disabled_plugin_options_are_unknown(pytester: pytest.Pytester) -> None:
 
 
 def _imported_after(code: str) -> list[str]:
-    probe = (
-        f"{code}\n"
-        "import json, sys\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
-    )
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
     )
@@ -252,22 +265,30 @@ def test_a_plugin_run_without_lint_does_not_import_libcst(pytester: pytest.Pytes
             assert not [m for m in sys.modules if m.split(".")[0] == "libcst"]
         """
     )
-    result = pytester.runpytest_subprocess("-p", "sealed_trace", "-p", "no:xdist",
-                                           "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess(
+        "-p", "sealed_trace", "-p", "no:xdist", "-p", "no:cacheprovider"
+    )
     result.assert_outcomes(passed=1)
 
 
-@pytest.mark.parametrize("args", [
-    ["-p", "sealed_trace", "-p", "pytest_sealed_trace"],
-    ["-p", "sealed_trace", "-p", "pytest_sealed_trace.plugin"],
-    ["-p", "pytest_sealed_trace", "-p", "pytest_sealed_trace.plugin"],
-], ids=["entry+package", "entry+module", "package+module"])
-def test_two_spellings_together_pass_under_w_error(pytester: pytest.Pytester,
-                                                   args: list[str]) -> None:
-    pytester.makepyfile(test_uses_fixture="""
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-p", "sealed_trace", "-p", "pytest_sealed_trace"],
+        ["-p", "sealed_trace", "-p", "pytest_sealed_trace.plugin"],
+        ["-p", "pytest_sealed_trace", "-p", "pytest_sealed_trace.plugin"],
+    ],
+    ids=["entry+package", "entry+module", "package+module"],
+)
+def test_two_spellings_together_pass_under_w_error(
+    pytester: pytest.Pytester, args: list[str]
+) -> None:
+    pytester.makepyfile(
+        test_uses_fixture="""
         def test_episode(practice_episode):
             assert practice_episode is not None
-        """)
+        """
+    )
     result = pytester.runpytest_subprocess("-W", "error", *args, "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     assert "PytestAssertRewriteWarning" not in result.stdout.str() + result.stderr.str()

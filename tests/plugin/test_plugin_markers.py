@@ -280,50 +280,94 @@ def test_strict_mode_accepts_the_markers(pytester: pytest.Pytester, how: str) ->
 @pytest.mark.parametrize(
     ("marker", "message"),
     [
-        ("sealed_trace_forbid_imports()",
-         "sealed_trace_forbid_imports: takes one module name as a string, got ()"),
-        ("sealed_trace_forbid_imports('cleanmod', 'clockmod', allowed=['json'])",
-         "sealed_trace_forbid_imports: takes one module name as a string, got "
-         "('cleanmod', 'clockmod')"),
-        ("sealed_trace_forbid_imports(cleanmod_object, allowed=['json'])",
-         "sealed_trace_forbid_imports: takes one module name"),
-        ("sealed_trace_forbid_imports('cleanmod')",
-         "sealed_trace_forbid_imports: needs allowed=..., forbidden=... and/or preset=..."),
-        ("sealed_trace_forbid_imports('cleanmod', allowed=['json'], allow=['os'])",
-         "sealed_trace_forbid_imports: unknown argument allow= (did you mean allowed=?)"),
-        ("sealed_trace_forbid_imports('cleanmod', allowed=5)",
-         "allowed=5: must be a string or a list of strings"),
-        ("sealed_trace_forbid_imports('cleanmod', forbidden=['time.*', 3])",
-         "forbidden=['time.*', 3]: must be a string or a list of strings"),
-        ("sealed_trace_forbid_imports('cleanmod', forbidden=['time-*'])",
-         "sealed_trace_forbid_imports: forbidden: "),
-        ("sealed_trace_forbid_imports('cleanmod', forbidden=['tiem.*'])",
-         "did you mean 'time'?"),
-        ("sealed_trace_forbid_imports('cleanmod', preset='adr0230')",
-         "sealed_trace_forbid_imports: preset: 'adr0230' is not a built-in preset "
-         "(did you mean 'adr-0230'?)"),
+        (
+            "sealed_trace_forbid_imports()",
+            "sealed_trace_forbid_imports: takes one module name as a string, got ()",
+        ),
+        (
+            "sealed_trace_forbid_imports('cleanmod', 'clockmod', allowed=['json'])",
+            "sealed_trace_forbid_imports: takes one module name as a string, got "
+            "('cleanmod', 'clockmod')",
+        ),
+        (
+            "sealed_trace_forbid_imports(cleanmod_object, allowed=['json'])",
+            "sealed_trace_forbid_imports: takes one module name",
+        ),
+        (
+            "sealed_trace_forbid_imports('cleanmod')",
+            "sealed_trace_forbid_imports: needs allowed=..., forbidden=... and/or preset=...",
+        ),
+        (
+            "sealed_trace_forbid_imports('cleanmod', allowed=['json'], allow=['os'])",
+            "sealed_trace_forbid_imports: unknown argument allow= (did you mean allowed=?)",
+        ),
+        (
+            "sealed_trace_forbid_imports('cleanmod', allowed=5)",
+            "allowed=5: must be a string or a list of strings",
+        ),
+        (
+            "sealed_trace_forbid_imports('cleanmod', forbidden=['time.*', 3])",
+            "forbidden=['time.*', 3]: must be a string or a list of strings",
+        ),
+        (
+            "sealed_trace_forbid_imports('cleanmod', forbidden=['time-*'])",
+            "sealed_trace_forbid_imports: forbidden: ",
+        ),
+        ("sealed_trace_forbid_imports('cleanmod', forbidden=['tiem.*'])", "did you mean 'time'?"),
+        (
+            "sealed_trace_forbid_imports('cleanmod', preset='adr0230')",
+            "sealed_trace_forbid_imports: preset: 'adr0230' is not a built-in preset "
+            "(did you mean 'adr-0230'?)",
+        ),
         ("sealed_trace_forbid_fields()", "sealed_trace_forbid_fields: needs a record type"),
-        ("sealed_trace_forbid_fields('cleanmod.Clean', field=['x'])",
-         "sealed_trace_forbid_fields: unknown argument field= (did you mean fields=?)"),
-        ("sealed_trace_forbid_fields('cleanmod.Clean', fields=3)",
-         "fields=3: must be a string or a list of strings"),
-        ("sealed_trace_forbid_fields('cleanmod.Clean', fields='adr-0231')",
-         "did you mean fields='adr-0230'?"),
-        ("sealed_trace_forbid_fields(42)",
-         "sealed_trace_forbid_fields: takes types, modules or dotted names, not 42"),
-        ("sealed_trace_forbid_fields('nosuchthing')",
-         "'nosuchthing': no module of it has a source file"),
-        ("sealed_trace_forbid_fields('cleanmod.NoSuchClass')",
-         "'cleanmod.NoSuchClass': cleanmod defines no NoSuchClass"),
-        ("sealed_trace_forbid_fields('cleanmod.Clean.NoSuchInner')",
-         "cleanmod defines no Clean.NoSuchInner"),
+        (
+            "sealed_trace_forbid_fields('cleanmod.Clean', field=['x'])",
+            "sealed_trace_forbid_fields: unknown argument field= (did you mean fields=?)",
+        ),
+        (
+            "sealed_trace_forbid_fields('cleanmod.Clean', fields=3)",
+            "fields=3: must be a string or a list of strings",
+        ),
+        (
+            "sealed_trace_forbid_fields('cleanmod.Clean', fields='adr-0231')",
+            "did you mean fields='adr-0230'?",
+        ),
+        (
+            "sealed_trace_forbid_fields(42)",
+            "sealed_trace_forbid_fields: takes types, modules or dotted names, not 42",
+        ),
+        (
+            "sealed_trace_forbid_fields('nosuchthing')",
+            "'nosuchthing': no module of it has a source file",
+        ),
+        (
+            "sealed_trace_forbid_fields('cleanmod.NoSuchClass')",
+            "'cleanmod.NoSuchClass': cleanmod defines no NoSuchClass",
+        ),
+        (
+            "sealed_trace_forbid_fields('cleanmod.Clean.NoSuchInner')",
+            "cleanmod defines no Clean.NoSuchInner",
+        ),
     ],
     ids=[
-        "imports-no-module", "imports-two-modules", "imports-module-object", "imports-no-lists",
-        "imports-unknown-kwarg", "imports-allowed-not-strings", "imports-forbidden-mixed",
-        "imports-bad-pattern", "imports-typo-module", "imports-bad-preset", "fields-no-type",
-        "fields-unknown-kwarg", "fields-not-strings", "fields-bad-preset", "fields-not-a-type",
-        "fields-unknown-name", "fields-missing-class", "fields-missing-inner-class",
+        "imports-no-module",
+        "imports-two-modules",
+        "imports-module-object",
+        "imports-no-lists",
+        "imports-unknown-kwarg",
+        "imports-allowed-not-strings",
+        "imports-forbidden-mixed",
+        "imports-bad-pattern",
+        "imports-typo-module",
+        "imports-bad-preset",
+        "fields-no-type",
+        "fields-unknown-kwarg",
+        "fields-not-strings",
+        "fields-bad-preset",
+        "fields-not-a-type",
+        "fields-unknown-name",
+        "fields-missing-class",
+        "fields-missing-inner-class",
     ],
 )
 def test_bad_marker_usage_fails_the_test_with_one_clean_line(
@@ -366,19 +410,23 @@ def test_a_module_without_source_fails_the_test(pytester: pytest.Pytester) -> No
     result = pytester.runpytest("-rA", *NO_CACHE)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        ["*sealed_trace marker: module 'no_such_module_here' has no source file under the "
-         "rootdir or sys.path*"]
+        [
+            "*sealed_trace marker: module 'no_such_module_here' has no source file under the "
+            "rootdir or sys.path*"
+        ]
     )
 
 
 def test_the_checked_module_is_read_never_imported(pytester: pytest.Pytester) -> None:
     write_files(
         pytester,
-        {"boom.py": """
+        {
+            "boom.py": """
             import time
 
             raise RuntimeError("imported!")
-            """},
+            """
+        },
     )
     pytester.makepyfile(
         test_boom="""

@@ -33,8 +33,14 @@ from kernel.records import (
 from kernel.search import Candidate, propose
 
 POLARITY: Final = {
-    "gained": "increase", "found": "increase", "received": "increase", "more": "increase",
-    "lost": "decrease", "gave": "decrease", "ate": "decrease", "spent": "decrease",
+    "gained": "increase",
+    "found": "increase",
+    "received": "increase",
+    "more": "increase",
+    "lost": "decrease",
+    "gave": "decrease",
+    "ate": "decrease",
+    "spent": "decrease",
     "fewer": "decrease",
 }
 COMPARATIVES: Final = frozenset({"more", "fewer", "extra", "less"})
@@ -89,12 +95,21 @@ def replay_input_digest(
 
 
 def _refusal(
-    run: GeometricSearchRun, attempt: CandidateAttempt, input_digest: str | None,
-    reason: ReplayRefusalReason, code: str,
+    run: GeometricSearchRun,
+    attempt: CandidateAttempt,
+    input_digest: str | None,
+    reason: ReplayRefusalReason,
+    code: str,
 ) -> ReplayAdapterRefusal:
     refusal = ReplayAdapterRefusal(
-        "", CONTRACT_PROOF_REPLAY_POLICY_VERSION, input_digest, run.run_id, attempt.attempt_id,
-        attempt.candidate_digest, reason, (code,),
+        "",
+        CONTRACT_PROOF_REPLAY_POLICY_VERSION,
+        input_digest,
+        run.run_id,
+        attempt.attempt_id,
+        attempt.candidate_digest,
+        reason,
+        (code,),
         f"Candidate {attempt.attempt_index} could not be replayed: {code}.",
     )
     return dataclasses.replace(refusal, replay_refusal_id=refusal_id(refusal))
@@ -122,13 +137,23 @@ def replay_attempt(
     """Classify one attempt of ``run``: a replay result, or the adapter's refusal."""
     candidate = propose(frame, attempt.operator_id)
     if candidate is None or candidate.digest() != attempt.candidate_digest:
-        return _refusal(run, attempt, None, ReplayRefusalReason.CANDIDATE_IDENTITY_MISMATCH,
-                        "candidate_digest_mismatch")
+        return _refusal(
+            run,
+            attempt,
+            None,
+            ReplayRefusalReason.CANDIDATE_IDENTITY_MISMATCH,
+            "candidate_digest_mismatch",
+        )
     input_digest = replay_input_digest(run, attempt, candidate, organ)
     refused = _contract(frame, candidate)
     if refused is None:
-        return _refusal(run, attempt, input_digest,
-                        ReplayRefusalReason.CONTRACT_REPLAY_UNAVAILABLE, "polarity_undetermined")
+        return _refusal(
+            run,
+            attempt,
+            input_digest,
+            ReplayRefusalReason.CONTRACT_REPLAY_UNAVAILABLE,
+            "polarity_undetermined",
+        )
     refs: tuple[ProofReplayRef, ...] = ()
     if refused:
         disposition, reasons = ReplayDisposition.CONTRACT_REFUSED, refused
@@ -140,14 +165,24 @@ def replay_attempt(
         proof_id = digest({"obligation": OBLIGATION[0], "candidate": candidate.digest()})
         refs = (ProofReplayRef(OBLIGATION[0], OBLIGATION[1], proof_id, proved, code),)
         disposition = (
-            ReplayDisposition.CONTRACT_AND_PROOF_CLOSED if proved
+            ReplayDisposition.CONTRACT_AND_PROOF_CLOSED
+            if proved
             else ReplayDisposition.CONTRACT_CLOSED_BUT_PROOF_REFUSED
         )
         reasons = () if proved else ("proof_not_closed",)
     contract_id = digest({"target": TARGET, "candidate": candidate.digest(), "refused": refused})
     result = ReplayAdapterResult(
-        "", CONTRACT_PROOF_REPLAY_POLICY_VERSION, input_digest, run.run_id, attempt.attempt_id,
-        attempt.candidate_digest, contract_id, (OBLIGATION[0],), refs, disposition, reasons,
+        "",
+        CONTRACT_PROOF_REPLAY_POLICY_VERSION,
+        input_digest,
+        run.run_id,
+        attempt.attempt_id,
+        attempt.candidate_digest,
+        contract_id,
+        (OBLIGATION[0],),
+        refs,
+        disposition,
+        reasons,
         attempt.evidence_spans,
         f"Candidate {attempt.attempt_index}: {disposition.value}.",
     )
@@ -155,12 +190,14 @@ def replay_attempt(
 
 
 def replay_run(
-    frame: ProblemFrameProjection, assessment: ContractAssessmentProjection,
+    frame: ProblemFrameProjection,
+    assessment: ContractAssessmentProjection,
     run: GeometricSearchRun,
 ) -> tuple[tuple[ReplayAdapterResult, ...], tuple[ReplayAdapterRefusal, ...]]:
     """Replay every attempt of ``run``, in run order: (results, refusals)."""
-    records = [replay_attempt(frame, assessment.candidate_organ, run, a)
-               for a in run.candidate_attempts]
+    records = [
+        replay_attempt(frame, assessment.candidate_organ, run, a) for a in run.candidate_attempts
+    ]
     results = tuple(r for r in records if isinstance(r, ReplayAdapterResult))
     refusals = tuple(r for r in records if isinstance(r, ReplayAdapterRefusal))
     return results, refusals

@@ -15,29 +15,61 @@ from sealed_trace.lint.config import parse_config
 from sealed_trace.lint.engine import lint
 
 ROOT = Path(__file__).resolve().parent.parent
-UPSTREAM = ("kernel.frame", "kernel.assessment", "kernel.residuals", "kernel.gate",
-            "kernel.budget", "kernel.search", "kernel.replay", "kernel.identity",
-            "kernel.records")
+UPSTREAM = (
+    "kernel.frame",
+    "kernel.assessment",
+    "kernel.residuals",
+    "kernel.gate",
+    "kernel.budget",
+    "kernel.search",
+    "kernel.replay",
+    "kernel.identity",
+    "kernel.records",
+)
 SEALING_MAY_IMPORT = ["__future__", "sealed_trace", "kernel.records"]
-SEALING_MUST_NOT_USE = ["time.*", "datetime.*", "random.*", "uuid.*", "os", "os.*",
-                        "kernel.search", "kernel.replay", "kernel.practice"]
-OUTCOME_FACING = ("kernel.practice.PracticeReport", "kernel.records.PracticeEpisode",
-                  "kernel.records.CandidateAttempt", "kernel.records.ReplayAdapterResult",
-                  "kernel.sealing")
+SEALING_MUST_NOT_USE = [
+    "time.*",
+    "datetime.*",
+    "random.*",
+    "uuid.*",
+    "os",
+    "os.*",
+    "kernel.search",
+    "kernel.replay",
+    "kernel.practice",
+]
+OUTCOME_FACING = (
+    "kernel.practice.PracticeReport",
+    "kernel.records.PracticeEpisode",
+    "kernel.records.CandidateAttempt",
+    "kernel.records.ReplayAdapterResult",
+    "kernel.sealing",
+)
 
 
 @pytest.mark.sealed_trace_forbid_imports(
-    "kernel.sealing", allowed=SEALING_MAY_IMPORT, forbidden=SEALING_MUST_NOT_USE)
+    "kernel.sealing", allowed=SEALING_MAY_IMPORT, forbidden=SEALING_MUST_NOT_USE
+)
 def test_sealing_imports_only_its_surface():
     import kernel.sealing
 
     assert kernel.sealing.__all__ == ["PracticeTraceOutcome", "build_episode", "seal_episode"]
 
 
-@pytest.mark.parametrize("module", [
-    pytest.param(m, marks=[pytest.mark.sealed_trace_forbid_imports(
-        m, forbidden=["sealed_trace", "kernel.sealing", "kernel.practice"])])
-    for m in UPSTREAM])
+@pytest.mark.parametrize(
+    "module",
+    [
+        pytest.param(
+            m,
+            marks=[
+                pytest.mark.sealed_trace_forbid_imports(
+                    m, forbidden=["sealed_trace", "kernel.sealing", "kernel.practice"]
+                )
+            ],
+        )
+        for m in UPSTREAM
+    ],
+)
 def test_upstream_never_imports_the_sealing_side(module):
     assert module.startswith("kernel.")
 
@@ -54,21 +86,38 @@ def test_the_practice_report_carries_no_answer():
 
 def _lint(**boundary: object) -> list[str]:
     """Findings of one ad-hoc boundary over the kernel, as ``path:line:col RULE message``."""
-    section = {"source_roots": ["."], "exclude": ["tests"], "cache_dir": False,
-               "boundary": [{"name": "check", "upstream": [], **boundary}]}
+    section = {
+        "source_roots": ["."],
+        "exclude": ["tests"],
+        "cache_dir": False,
+        "boundary": [{"name": "check", "upstream": [], **boundary}],
+    }
     config = parse_config(section, str(ROOT), "tests/test_boundary_markers.py")
-    return [f"{f.path}:{f.line}:{f.column} {f.code} {f.message}"
-            for f in lint(config, use_cache=False, jobs=1).findings]
+    return [
+        f"{f.path}:{f.line}:{f.column} {f.code} {f.message}"
+        for f in lint(config, use_cache=False, jobs=1).findings
+    ]
 
 
 def test_lint_sealing_surface():
-    assert _lint(module="kernel.sealing", allowed_imports=SEALING_MAY_IMPORT,
-                 banned=SEALING_MUST_NOT_USE) == []
+    assert (
+        _lint(
+            module="kernel.sealing", allowed_imports=SEALING_MAY_IMPORT, banned=SEALING_MUST_NOT_USE
+        )
+        == []
+    )
 
 
 def test_lint_sealing_with_adr_preset_and_no_reverse_imports():
-    assert _lint(module="kernel.sealing", preset="adr-0230", allowed_imports=SEALING_MAY_IMPORT,
-                 upstream=list(UPSTREAM)) == []
+    assert (
+        _lint(
+            module="kernel.sealing",
+            preset="adr-0230",
+            allowed_imports=SEALING_MAY_IMPORT,
+            upstream=list(UPSTREAM),
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize("module", ["kernel.practice", "kernel.records", "kernel.sealing"])
@@ -89,9 +138,11 @@ def test_lint_catches_a_reverse_import(tmp_path):
             text += "\n\ndef _peek():\n    from . import sealing\n\n    return sealing\n"
         (tmp_path / "kernel").mkdir(exist_ok=True)
         (tmp_path / "kernel" / source.name).write_text(text, encoding="utf-8")
-    section = {"source_roots": ["."], "cache_dir": False,
-               "boundary": [{"name": "check", "module": "kernel.sealing",
-                             "upstream": list(UPSTREAM)}]}
+    section = {
+        "source_roots": ["."],
+        "cache_dir": False,
+        "boundary": [{"name": "check", "module": "kernel.sealing", "upstream": list(UPSTREAM)}],
+    }
     config = parse_config(section, str(tmp_path), "copy")
     codes = {(f.path, f.code) for f in lint(config, use_cache=False, jobs=1).findings}
     assert ("kernel/gate.py", "ST401") in codes

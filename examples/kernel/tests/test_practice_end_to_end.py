@@ -21,18 +21,24 @@ from sealed_trace.upstream import (
 )
 
 PROBLEMS = {
-    "sealed_candidate_replay_closed":
-        "Maya had 12 marbles. She gained 5 more marbles at recess. How many marbles now?",
-    "sealed_contract_closed_proof_refused":
-        "Ana had 3 shells. She gave away 5 shells. How many shells does Ana have?",
-    "sealed_all_candidates_refused":
-        "Maya had 12 marbles. She gained 5 more stickers. How many marbles does she have?",
-    "sealed_replay_unavailable":
-        "Ben had 4 cards. He traded 2 cards with Lee. How many cards does Ben have?",
-    "sealed_exhausted_no_candidate":
-        "Maya had 12 marbles. She gained some marbles. How many marbles does Maya have?",
-    "sealed_original_refusal":
-        "Maya had 12 marbles. 5 marbles were given to her. How many marbles does she have?",
+    "sealed_candidate_replay_closed": (
+        "Maya had 12 marbles. She gained 5 more marbles at recess. How many marbles now?"
+    ),
+    "sealed_contract_closed_proof_refused": (
+        "Ana had 3 shells. She gave away 5 shells. How many shells does Ana have?"
+    ),
+    "sealed_all_candidates_refused": (
+        "Maya had 12 marbles. She gained 5 more stickers. How many marbles does she have?"
+    ),
+    "sealed_replay_unavailable": (
+        "Ben had 4 cards. He traded 2 cards with Lee. How many cards does Ben have?"
+    ),
+    "sealed_exhausted_no_candidate": (
+        "Maya had 12 marbles. She gained some marbles. How many marbles does Maya have?"
+    ),
+    "sealed_original_refusal": (
+        "Maya had 12 marbles. 5 marbles were given to her. How many marbles does she have?"
+    ),
 }
 
 
@@ -61,7 +67,7 @@ def test_every_evidence_span_is_exact(report):
     text = r.problem_text
     assert r.outcome.evidence_spans
     for span in r.outcome.evidence_spans:
-        assert text[span.start:span.end] == span.text
+        assert text[span.start : span.end] == span.text
 
 
 def test_the_reference_id_functions_reproduce_kernel_ids(report):
@@ -75,11 +81,14 @@ def test_the_reference_id_functions_reproduce_kernel_ids(report):
         run = e.geometric_search_run
         assert run_id(run) == run.run_id
         assert [attempt_id(a) for a in run.candidate_attempts] == [
-            a.attempt_id for a in run.candidate_attempts]
+            a.attempt_id for a in run.candidate_attempts
+        ]
     assert [replay_result_id(x) for x in e.replay_results] == [
-        x.replay_result_id for x in e.replay_results]
+        x.replay_result_id for x in e.replay_results
+    ]
     assert [replay_refusal_id(x) for x in e.replay_refusals] == [
-        x.replay_refusal_id for x in e.replay_refusals]
+        x.replay_refusal_id for x in e.replay_refusals
+    ]
 
 
 def test_the_trace_binds_the_kernel_records(report):
@@ -94,8 +103,9 @@ def test_the_trace_binds_the_kernel_records(report):
 
 def test_closed_candidates_are_preserved_not_selected():
     r = practise("Lea had 7 stamps. She gained 3 stamps. How many stamps does Lea have?")
-    closed = [x for x in r.episode.replay_results
-              if x.replay_disposition == "contract_and_proof_closed"]
+    closed = [
+        x for x in r.episode.replay_results if x.replay_disposition == "contract_and_proof_closed"
+    ]
     assert len(closed) == 2
     bound = tuple(x.replay_result_id for x in r.episode.replay_results)
     assert r.outcome.replay_result_ids == bound

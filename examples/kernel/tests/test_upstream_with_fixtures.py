@@ -49,7 +49,10 @@ def test_residual_projection_reproduces_the_fixture(fixture_records):
     assert [x.residual_id for x in projected] == [x.residual_id for x in fixture_records.residuals]
     for mine, theirs in zip(projected, fixture_records.residuals, strict=True):
         assert (mine.residual_kind, mine.source_axis, mine.family_id) == (
-            theirs.residual_kind, theirs.source_axis, theirs.family_id)
+            theirs.residual_kind,
+            theirs.source_axis,
+            theirs.family_id,
+        )
 
 
 def test_gate_reproduces_the_fixture_decision(fixture_records):
@@ -57,7 +60,11 @@ def test_gate_reproduces_the_fixture_decision(fixture_records):
     gate = decide(fixture_records.residuals)
     assert gate.decision_id == expected.decision_id
     assert (gate.status, gate.reason_code, gate.input_digest, gate.residual_ids) == (
-        expected.status, expected.reason_code, expected.input_digest, expected.residual_ids)
+        expected.status,
+        expected.reason_code,
+        expected.input_digest,
+        expected.residual_ids,
+    )
     assert gate.evidence_spans == expected.evidence_spans
 
 
@@ -66,7 +73,11 @@ def test_budget_reproduces_the_fixture_budget(fixture_records):
     budget = allocate(fixture_records.search_gate_decision)
     assert budget.budget_id == expected.budget_id == budget_id(expected)
     assert (budget.status, budget.reason_code, budget.max_candidates, budget.max_steps) == (
-        expected.status, expected.reason_code, expected.max_candidates, expected.max_steps)
+        expected.status,
+        expected.reason_code,
+        expected.max_candidates,
+        expected.max_steps,
+    )
 
 
 def test_run_and_attempt_ids_reproduce(fixture_records):
@@ -76,7 +87,8 @@ def test_run_and_attempt_ids_reproduce(fixture_records):
         return
     assert run_id(run) == run.run_id
     assert [attempt_id(a) for a in run.candidate_attempts] == [
-        a.attempt_id for a in run.candidate_attempts]
+        a.attempt_id for a in run.candidate_attempts
+    ]
     assert all(a.input_digest == run.input_digest for a in run.candidate_attempts)
 
 
@@ -89,14 +101,23 @@ def test_replay_ids_reproduce(fixture_records):
 
 def test_kernel_search_refuses_what_the_fixture_gate_blocks(sealed_trace_episodes):
     r = sealed_trace_episodes.records("sealed_original_refusal")
-    refusal = search(r.problem_frame, r.contract_assessment, r.search_gate_decision,
-                     r.compute_budget_decision)
+    refusal = search(
+        r.problem_frame, r.contract_assessment, r.search_gate_decision, r.compute_budget_decision
+    )
     assert isinstance(refusal, records.SearchRunRefusal)
     assert refusal.run_disposition == r.search_run_refusal.run_disposition == "blocked_by_gate"
     assert (refusal.gate_decision_id, refusal.budget_id) == (
-        r.search_gate_decision.decision_id, r.compute_budget_decision.budget_id)
-    episode = build_episode(r.problem_frame, r.contract_assessment, r.residuals,
-                            r.search_gate_decision, r.compute_budget_decision, refusal)
+        r.search_gate_decision.decision_id,
+        r.compute_budget_decision.budget_id,
+    )
+    episode = build_episode(
+        r.problem_frame,
+        r.contract_assessment,
+        r.residuals,
+        r.search_gate_decision,
+        r.compute_budget_decision,
+        refusal,
+    )
     assert seal_episode(episode).practice_disposition.value == "sealed_original_refusal"
 
 
@@ -108,10 +129,25 @@ def test_kernel_adapter_cannot_reconstruct_foreign_candidates(sealed_trace_episo
     assert results == ()
     assert [x.attempt_id for x in refusals] == [a.attempt_id for a in run.candidate_attempts]
     assert {x.replay_disposition for x in refusals} == {"candidate_identity_mismatch"}
-    assert run_input_digest(r.problem_frame.frame_digest, r.contract_assessment.assessment_id,
-                            r.search_gate_decision, r.compute_budget_decision) != run.input_digest
-    episode = build_episode(r.problem_frame, r.contract_assessment, r.residuals,
-                            r.search_gate_decision, r.compute_budget_decision, run, (), refusals)
+    assert (
+        run_input_digest(
+            r.problem_frame.frame_digest,
+            r.contract_assessment.assessment_id,
+            r.search_gate_decision,
+            r.compute_budget_decision,
+        )
+        != run.input_digest
+    )
+    episode = build_episode(
+        r.problem_frame,
+        r.contract_assessment,
+        r.residuals,
+        r.search_gate_decision,
+        r.compute_budget_decision,
+        run,
+        (),
+        refusals,
+    )
     outcome = seal_episode(episode)
     assert isinstance(outcome, SealedPracticeTrace)
     assert outcome.practice_disposition.value == "sealed_replay_unavailable"
@@ -136,9 +172,18 @@ def test_every_refused_fixture_episode_refuses_in_kernel_types(refused_practice_
 
 def test_practice_episode_fixture_rebuilt_by_the_kernel_seals_identically(practice_episode):
     e = practice_episode
-    rebuilt = build_episode(e.problem_frame, e.contract_assessment, e.residuals,
-                            e.search_gate_decision, e.compute_budget_decision,
-                            e.geometric_search_run, e.replay_results, e.replay_refusals)
+    rebuilt = build_episode(
+        e.problem_frame,
+        e.contract_assessment,
+        e.residuals,
+        e.search_gate_decision,
+        e.compute_budget_decision,
+        e.geometric_search_run,
+        e.replay_results,
+        e.replay_refusals,
+    )
     assert (rebuilt.schema_versions, rebuilt.policy_versions) == (
-        e.schema_versions, e.policy_versions)
+        e.schema_versions,
+        e.policy_versions,
+    )
     assert seal_episode(rebuilt).trace_id == seal_episode(e).trace_id

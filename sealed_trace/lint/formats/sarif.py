@@ -51,19 +51,23 @@ def render(result: LintResult, tool_version: str) -> str:
             artifact: dict[str, str] = {"uri": "file://" + quote(f.path)}
         else:
             artifact = {"uri": quote(f.path), "uriBaseId": "%SRCROOT%"}
-        results.append({
-            "ruleId": f.code,
-            "ruleIndex": index[f.code],
-            "level": "error",
-            "message": {"text": f.message},
-            "locations": [{
-                "physicalLocation": {
-                    "artifactLocation": artifact,
-                    "region": {"startLine": f.line, "startColumn": f.column},
-                }
-            }],
-            "partialFingerprints": {"sealedTrace/v1": fingerprint},
-        })
+        results.append(
+            {
+                "ruleId": f.code,
+                "ruleIndex": index[f.code],
+                "level": "error",
+                "message": {"text": f.message},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": artifact,
+                            "region": {"startLine": f.line, "startColumn": f.column},
+                        }
+                    }
+                ],
+                "partialFingerprints": {"sealedTrace/v1": fingerprint},
+            }
+        )
     docs = catalog.docs_url()
     driver: dict[str, object] = {
         "name": "sealed-trace",
@@ -76,11 +80,13 @@ def render(result: LintResult, tool_version: str) -> str:
     log = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": driver},
-            "columnKind": "unicodeCodePoints",
-            "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "repository root"}}},
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "columnKind": "unicodeCodePoints",
+                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "repository root"}}},
+                "results": results,
+            }
+        ],
     }
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

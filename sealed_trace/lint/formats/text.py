@@ -57,8 +57,9 @@ def _shown(path: str) -> str:
     return relative.replace(os.sep, "/")
 
 
-def render_text(result: LintResult, *, root: str | None = None, show_source: bool = False,
-                colour: bool = False) -> str:
+def render_text(
+    result: LintResult, *, root: str | None = None, show_source: bool = False, colour: bool = False
+) -> str:
     """The text report. ``root``: the project root the findings' paths are relative to; when
     given, paths are shown relative to the current directory (absolute when the file is not
     below it). ``show_source``: each finding
@@ -78,7 +79,7 @@ def render_text(result: LintResult, *, root: str | None = None, show_source: boo
         if show_source:
             text = _source_line(full, f.line)
             if text is not None:
-                pad = "".join(c if c == "\t" else " " for c in text[:max(0, f.column - 1)])
+                pad = "".join(c if c == "\t" else " " for c in text[: max(0, f.column - 1)])
                 caret = f"{_CYAN}^{_RESET}" if colour else "^"
                 out.append(f"    {text}\n    {pad}{caret}\n")
     return "".join(out)

@@ -27,5 +27,6 @@ class BannedAttribute:
                 continue
             message = banned_ref_message(ctx.boundary, ref.qname, ref.via, ctx.first_party)
             if message is not None:
-                yield ctx.finding(ref.line, ref.column, self.code, f"reference to {message}",
-                                  ref.qname)
+                yield ctx.finding(
+                    ref.line, ref.column, self.code, f"reference to {message}", ref.qname
+                )

@@ -28,16 +28,18 @@ def describe(via: str) -> str:
     return ""
 
 
-def banned_ref_message(boundary: Boundary, qname: str, via: str,
-                       first_party: frozenset[str] = frozenset()) -> str | None:
+def banned_ref_message(
+    boundary: Boundary, qname: str, via: str, first_party: frozenset[str] = frozenset()
+) -> str | None:
     """What is banned about a reference to ``qname`` (a message tail), or None."""
     if boundary.is_banned(qname):
         return f"banned {qname}{describe(via)}"
     module = reexported_module(boundary, qname, first_party)
     if module is not None:
         kind = "name" if "." in module else "module"
-        return (f"{qname}{describe(via)}, which reaches banned {kind} {module} through "
-                "another module")
+        return (
+            f"{qname}{describe(via)}, which reaches banned {kind} {module} through another module"
+        )
     return None
 
 
@@ -54,5 +56,4 @@ class BannedCall:
                 continue
             message = banned_ref_message(ctx.boundary, ref.qname, ref.via, ctx.first_party)
             if message is not None:
-                yield ctx.finding(ref.line, ref.column, self.code, f"call of {message}",
-                                  ref.qname)
+                yield ctx.finding(ref.line, ref.column, self.code, f"call of {message}", ref.qname)

@@ -17,10 +17,19 @@ _INFO = RULES["ST102"]
 
 #: Modules whose ``import *`` binds only their documented public names (their ``__all__``);
 #: a star import from any other module (first-party ones included) can bind anything.
-_PURE_STAR = frozenset({
-    "__future__", "collections.abc", "dataclasses", "enum", "hashlib", "json", "types",
-    "typing", "typing_extensions",
-})
+_PURE_STAR = frozenset(
+    {
+        "__future__",
+        "collections.abc",
+        "dataclasses",
+        "enum",
+        "hashlib",
+        "json",
+        "types",
+        "typing",
+        "typing_extensions",
+    }
+)
 
 
 @lru_cache(maxsize=64)
@@ -46,10 +55,13 @@ def _public_names_banned(boundary: Boundary, module: str) -> bool:
         return True
     prefix = module + "."
     for pattern in boundary.banned:
-        if pattern.startswith(prefix) and not pattern[len(prefix):].startswith("_"):
+        if pattern.startswith(prefix) and not pattern[len(prefix) :].startswith("_"):
             return True
-        if "*" in pattern and not pattern.startswith("*.") and prefix.startswith(
-                pattern.split("*", 1)[0]):
+        if (
+            "*" in pattern
+            and not pattern.startswith("*.")
+            and prefix.startswith(pattern.split("*", 1)[0])
+        ):
             return True
     return False
 
@@ -71,8 +83,9 @@ def _pattern_tops(banned: tuple[str, ...]) -> frozenset[str]:
     return frozenset(p.split(".", 1)[0] for p in banned if p.split(".", 1)[0].isidentifier())
 
 
-def reexported_module(boundary: Boundary, qualified_name: str,
-                      first_party: frozenset[str] = frozenset()) -> str | None:
+def reexported_module(
+    boundary: Boundary, qualified_name: str, first_party: frozenset[str] = frozenset()
+) -> str | None:
     """The banned module a qualified name reaches as an attribute of another module
     (``dataclasses.sys.modules`` reaches ``sys``; ``enum.bltns`` and ``collections._sys`` the
     same under other names), or the banned name it reaches through a module re-exported by
@@ -97,8 +110,9 @@ def reexported_module(boundary: Boundary, qualified_name: str,
     return None
 
 
-def import_ban_reason(boundary: Boundary, fact: ImportFact,
-                      first_party: frozenset[str] = frozenset()) -> str | None:
+def import_ban_reason(
+    boundary: Boundary, fact: ImportFact, first_party: frozenset[str] = frozenset()
+) -> str | None:
     """Why the import is banned (a message tail), or None when it is not."""
     if not fact.module:
         return None
@@ -110,8 +124,10 @@ def import_ban_reason(boundary: Boundary, fact: ImportFact,
         if boundary.star_is_banned(fact.module) and not boundary.seals(fact.module):
             return f"star-imports {fact.module}, which has banned names"
         if not boundary.seals(fact.module):
-            return (f"star-imports {fact.module}, which can bind any name (banned modules "
-                    "included); import the names explicitly")
+            return (
+                f"star-imports {fact.module}, which can bind any name (banned modules "
+                "included); import the names explicitly"
+            )
         return None
     if fact.name is not None and boundary.is_banned(f"{fact.module}.{fact.name}"):
         return "imports a banned name"
@@ -148,5 +164,6 @@ class BannedImport:
                 continue
             why = import_ban_reason(ctx.boundary, fact, ctx.first_party)
             if why is not None:
-                yield ctx.finding(fact.line, fact.column, self.code, f"`{fact.text}` {why}",
-                                  fact.text)
+                yield ctx.finding(
+                    fact.line, fact.column, self.code, f"`{fact.text}` {why}", fact.text
+                )

@@ -27,8 +27,9 @@ class ClosureImport:
             for module, lazy in zip(edge.chain[1:], edge.lazy, strict=True):
                 steps.append(f"{module} (lazy)" if lazy else module)
             yield ctx.finding(
-                edge.line, edge.column, self.code,
-                f"importing sealed module {edge.chain[0]} loads {edge.what}: "
-                + " -> ".join(steps),
+                edge.line,
+                edge.column,
+                self.code,
+                f"importing sealed module {edge.chain[0]} loads {edge.what}: " + " -> ".join(steps),
                 f"{edge.what}|{' -> '.join(edge.chain)}",
             )

@@ -24,35 +24,67 @@ class ComputedDynamicImport:
         """Yield the ST301 findings of ``ctx``'s file (see the class docstring)."""
         for finding in self._check(ctx):
             if ctx.role == "reached":
-                yield ctx.finding(finding.line, finding.column, finding.code,
-                                  f"{finding.message} (imported by upstream module "
-                                  f"{ctx.reached_from})", finding.anchor)
+                yield ctx.finding(
+                    finding.line,
+                    finding.column,
+                    finding.code,
+                    f"{finding.message} (imported by upstream module {ctx.reached_from})",
+                    finding.anchor,
+                )
             else:
                 yield finding
 
     def _check(self, ctx: RuleContext) -> Iterator[Finding]:
         for fact in ctx.facts.dynamics:
             if fact.kind == "computed-import":
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  f"{fact.callee}() with a computed module name cannot be checked",
-                                  fact.callee)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    f"{fact.callee}() with a computed module name cannot be checked",
+                    fact.callee,
+                )
             elif fact.kind == "hidden-import":
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  f"{fact.callee}() may import any module named in its data; "
-                                  "it cannot be checked", fact.callee)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    f"{fact.callee}() may import any module named in its data; "
+                    "it cannot be checked",
+                    fact.callee,
+                )
             elif fact.kind == "escaped-import":
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  f"{fact.callee} is used as a value, not called: what it "
-                                  "imports cannot be checked", fact.callee)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    f"{fact.callee} is used as a value, not called: what it "
+                    "imports cannot be checked",
+                    fact.callee,
+                )
             elif fact.kind == "relative-base" and fact.callee == "__path__":
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  "__path__ is changed: the package's submodules may come "
-                                  "from anywhere and cannot be checked", fact.callee)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    "__path__ is changed: the package's submodules may come "
+                    "from anywhere and cannot be checked",
+                    fact.callee,
+                )
             elif fact.kind == "relative-base":
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  f"{fact.callee} is assigned: relative imports resolve against "
-                                  "a computed package and cannot be checked", fact.callee)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    f"{fact.callee} is assigned: relative imports resolve against "
+                    "a computed package and cannot be checked",
+                    fact.callee,
+                )
             elif fact.kind == "path-import":
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  f"{fact.callee}() loads code by file path; it cannot be checked",
-                                  fact.callee)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    f"{fact.callee}() loads code by file path; it cannot be checked",
+                    fact.callee,
+                )

@@ -24,10 +24,19 @@ class ComputedModuleAttribute:
         """Yield the ST303 findings of ``ctx``'s file (see the class docstring)."""
         for fact in ctx.facts.dynamics:
             if fact.kind == "computed-getattr":
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  f"getattr on {fact.callee} with a computed attribute name",
-                                  fact.callee)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    f"getattr on {fact.callee} with a computed attribute name",
+                    fact.callee,
+                )
             elif fact.kind == "getattr-value":
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  "getattr used as a value (map, reduce, ...) fetches "
-                                  "attributes under names that cannot be checked", fact.callee)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    "getattr used as a value (map, reduce, ...) fetches "
+                    "attributes under names that cannot be checked",
+                    fact.callee,
+                )

@@ -31,7 +31,9 @@ class ForbiddenField:
         for fact in ctx.facts.dynamics:
             if fact.kind == "computed-fields":
                 yield ctx.finding(
-                    fact.line, fact.column, self.code,
+                    fact.line,
+                    fact.column,
+                    self.code,
                     f"computed field list of {fact.callee} cannot be checked for forbidden "
                     "fields (ADR-0230 §7.3); spell the fields out",
                     f"computed:{fact.callee}",
@@ -39,7 +41,9 @@ class ForbiddenField:
         for field in ctx.facts.fields:
             if field.name.lstrip("_").lower() in forbidden:
                 yield ctx.finding(
-                    field.line, field.column, self.code,
+                    field.line,
+                    field.column,
+                    self.code,
                     f"{field.record_kind} {field.record} declares forbidden field "
                     f"{field.name!r} (ADR-0230 §7.3)",
                     f"{field.record}.{field.name}",

@@ -32,15 +32,21 @@ class ImportOutsideSurface:
             if not ctx.counts(fact.type_checking) or import_is_banned(b, fact):
                 continue
             if not fact.module:
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  f"`{fact.text}` leaves the top-level package", fact.text)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    f"`{fact.text}` leaves the top-level package",
+                    fact.text,
+                )
                 continue
             full = f"{fact.module}.{fact.name}" if fact.name and fact.name != "*" else fact.module
             if b.allows_import(fact.module) or b.allows_import(full) or b.seals(fact.module):
                 continue
             yield ctx.finding(
-                fact.line, fact.column, self.code,
-                f"`{fact.text}` imports {full}, outside the allowed surface of boundary "
-                f"{b.name!r}",
+                fact.line,
+                fact.column,
+                self.code,
+                f"`{fact.text}` imports {full}, outside the allowed surface of boundary {b.name!r}",
                 full,
             )

@@ -24,11 +24,17 @@ class IndirectReverseImport:
         for edge in ctx.reverse_edges:
             if len(edge.chain) > 1:
                 chain = " -> ".join((ctx.module or ctx.path, *edge.chain))
-                others = (f" ({edge.others} other imported module"
-                          f"{'s' if edge.others > 1 else ''} reach{'' if edge.others > 1 else 'es'}"
-                          " it too)" if edge.others else "")
+                others = (
+                    f" ({edge.others} other imported module"
+                    f"{'s' if edge.others > 1 else ''} reach{'' if edge.others > 1 else 'es'}"
+                    " it too)"
+                    if edge.others
+                    else ""
+                )
                 yield ctx.finding(
-                    edge.line, edge.column, self.code,
+                    edge.line,
+                    edge.column,
+                    self.code,
                     f"upstream module {ctx.module} reaches the sealed module through "
                     f"`{edge.text}`: {chain}{others}",
                     chain,

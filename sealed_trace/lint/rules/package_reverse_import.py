@@ -27,9 +27,12 @@ class PackageReverseImport:
         edge = ctx.reverse_edges[0]
         chain = " -> ".join((ctx.module or ctx.path, *edge.chain))
         shown = ", ".join(ctx.affected[:5]) + (
-            f" and {len(ctx.affected) - 5} more" if len(ctx.affected) > 5 else "")
+            f" and {len(ctx.affected) - 5} more" if len(ctx.affected) > 5 else ""
+        )
         yield ctx.finding(
-            edge.line, edge.column, self.code,
+            edge.line,
+            edge.column,
+            self.code,
             f"package {ctx.module} reaches the sealed module through `{edge.text}` ({chain}); "
             f"importing upstream module{'s' if len(ctx.affected) > 1 else ''} {shown} runs it "
             "first",

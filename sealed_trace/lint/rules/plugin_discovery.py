@@ -23,5 +23,10 @@ class PluginDiscovery:
         """Yield the ST302 findings of ``ctx``'s file (see the class docstring)."""
         for fact in ctx.facts.dynamics:
             if fact.kind == "plugin-discovery":
-                yield ctx.finding(fact.line, fact.column, self.code,
-                                  f"plugin discovery through {fact.callee}()", fact.callee)
+                yield ctx.finding(
+                    fact.line,
+                    fact.column,
+                    self.code,
+                    f"plugin discovery through {fact.callee}()",
+                    fact.callee,
+                )

@@ -35,11 +35,11 @@ class ProducerImport:
         candidates: list[tuple[int, int, str, str]] = []
         for fact in ctx.facts.imports:
             if fact.name and fact.name != "*" and fact.module and ctx.counts(fact.type_checking):
-                candidates.append((fact.line, fact.column, f"{fact.module}.{fact.name}",
-                                   fact.text))
+                candidates.append((fact.line, fact.column, f"{fact.module}.{fact.name}", fact.text))
         for ref in ctx.facts.refs:
             if (ref.via in ("", "getattr") or ref.via.startswith("alias")) and ctx.counts(
-                    ref.type_checking):
+                ref.type_checking
+            ):
                 candidates.append((ref.line, ref.column, ref.qname, ref.qname))
         for line, col, target, text in candidates:
             owner = _module_of(target, ctx.first_party)
@@ -51,8 +51,13 @@ class ProducerImport:
             external = kind[9:] if kind.startswith("external:") else ""
             if kind == "function":
                 what = "defined there as a function"
-            elif external and (b.is_banned(external) or b.module_is_banned(external)) and not any(
-                    b.module_is_banned(part) for part in target[len(owner) + 1:].split(".")):
+            elif (
+                external
+                and (b.is_banned(external) or b.module_is_banned(external))
+                and not any(
+                    b.module_is_banned(part) for part in target[len(owner) + 1 :].split(".")
+                )
+            ):
                 # a chain spelling a banned module's own name (``values.os.system``) is
                 # ST102/ST201's already
                 what = f"a re-export of banned {external}"
@@ -60,7 +65,9 @@ class ProducerImport:
                 continue
             seen.add(target)
             yield ctx.finding(
-                line, col, self.code,
+                line,
+                col,
+                self.code,
                 f"`{text}` takes {target}, {what}: the sealed module may take value types "
                 "only (ADR-0230 §15.1; list pure helpers in allowed_callables)",
                 target,

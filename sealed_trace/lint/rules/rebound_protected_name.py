@@ -27,14 +27,18 @@ class ReboundProtectedName:
             if fact.kind == "rebind" and ctx.boundary.is_banned(fact.callee):
                 builtin = fact.callee.rpartition(".")[2]
                 yield ctx.finding(
-                    fact.line, fact.column, self.code,
+                    fact.line,
+                    fact.column,
+                    self.code,
                     f"rebinds banned builtin {builtin!r} at module scope where the builtin "
                     "stays reachable (conditional, undone, repeated or used before it runs)",
                     fact.callee,
                 )
             elif fact.kind == "type-checking-write":
                 yield ctx.finding(
-                    fact.line, fact.column, self.code,
+                    fact.line,
+                    fact.column,
+                    self.code,
                     "writes TYPE_CHECKING: imports under `if TYPE_CHECKING:` would run",
                     fact.callee,
                 )

@@ -24,7 +24,9 @@ class ReverseImport:
         for edge in ctx.reverse_edges:
             if len(edge.chain) == 1:
                 yield ctx.finding(
-                    edge.line, edge.column, self.code,
+                    edge.line,
+                    edge.column,
+                    self.code,
                     f"upstream module {ctx.module} imports sealed module {edge.chain[0]} "
                     f"(`{edge.text}`)",
                     edge.text,
