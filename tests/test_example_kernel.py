@@ -9,6 +9,7 @@ autoload is left as the environment has it. Nothing may be written into ``exampl
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import os
 import subprocess
@@ -60,6 +61,40 @@ def test_expected_findings_name_the_three_planted_violations():
     assert all(line.startswith("kernel/") for line in lines)
     codes = {line.split()[1] for line in lines}
     assert {"ST401", "ST201", "ST501"} <= codes
+
+
+def test_violations_tree_holds_only_what_differs_from_the_kernel():
+    files = {
+        str(p.relative_to(VIOLATIONS))
+        for p in VIOLATIONS.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    assert files == {
+        "EXPECTED_FINDINGS.txt",
+        "README.md",
+        "pyproject.toml",
+        "kernel/__init__.py",
+        "kernel/gate.py",
+        "kernel/sealing.py",
+        "tests/test_kernel_suite.py",
+    }
+
+
+@pytest.mark.parametrize("module", ["gate.py", "sealing.py"])
+def test_planted_modules_are_the_kernels_plus_their_planted_lines(module):
+    """Each planted module is the kernel's file with lines added, none changed or removed, so
+    a fix to the kernel that misses it fails here instead of drifting."""
+    kernel = (KERNEL / "kernel" / module).read_text(encoding="utf-8").splitlines()
+    planted = (VIOLATIONS / "kernel" / module).read_text(encoding="utf-8").splitlines()
+    blocks = difflib.SequenceMatcher(None, kernel, planted, autojunk=False).get_opcodes()
+    changes = [(tag, planted[j1:j2]) for tag, _, _, j1, j2 in blocks if tag != "equal"]
+    assert changes
+    assert {tag for tag, _ in changes} == {"insert"}, changes
+    for _, lines in changes:
+        text = "\n".join(lines)
+        assert "PLANTED VIOLATION" in text or all(
+            not line or line.startswith(("from ", "import ")) for line in lines
+        ), text
 
 
 def test_example_kernel_suite_is_green_with_its_lint_items():

@@ -6,12 +6,13 @@ findings. The same policies are also run through the lint engine directly below.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from kernel.practice import PracticeReport
 
-from sealed_trace.lint.config import parse_config
+from sealed_trace.lint.config import load_config, parse_config
 from sealed_trace.lint.engine import lint
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,33 +85,40 @@ def test_the_practice_report_carries_no_answer():
     assert "outcome" in PracticeReport.__dataclass_fields__
 
 
-def _lint(**boundary: object) -> list[str]:
-    """Findings of one ad-hoc boundary over the kernel, as ``path:line:col RULE message``."""
+def _lint(tree: pytest.Config, **boundary: object) -> list[str]:
+    """Findings of one ad-hoc boundary over the tree under test, as ``path:line:col RULE
+    message``: the source roots of the rootdir's own policy (this kernel's, or a tree built on
+    it, such as ``../kernel_violations/``)."""
+    policy = load_config(tree.rootpath / "pyproject.toml")
     section = {
-        "source_roots": ["."],
+        "source_roots": [os.path.relpath(root, policy.root) for root in policy.source_roots],
         "exclude": ["tests"],
         "cache_dir": False,
         "boundary": [{"name": "check", "upstream": [], **boundary}],
     }
-    config = parse_config(section, str(ROOT), "tests/test_boundary_markers.py")
+    config = parse_config(section, policy.root, "tests/test_boundary_markers.py")
     return [
         f"{f.path}:{f.line}:{f.column} {f.code} {f.message}"
         for f in lint(config, use_cache=False, jobs=1).findings
     ]
 
 
-def test_lint_sealing_surface():
+def test_lint_sealing_surface(pytestconfig):
     assert (
         _lint(
-            module="kernel.sealing", allowed_imports=SEALING_MAY_IMPORT, banned=SEALING_MUST_NOT_USE
+            pytestconfig,
+            module="kernel.sealing",
+            allowed_imports=SEALING_MAY_IMPORT,
+            banned=SEALING_MUST_NOT_USE,
         )
         == []
     )
 
 
-def test_lint_sealing_with_adr_preset_and_no_reverse_imports():
+def test_lint_sealing_with_adr_preset_and_no_reverse_imports(pytestconfig):
     assert (
         _lint(
+            pytestconfig,
             module="kernel.sealing",
             preset="adr-0230",
             allowed_imports=SEALING_MAY_IMPORT,
@@ -121,8 +129,10 @@ def test_lint_sealing_with_adr_preset_and_no_reverse_imports():
 
 
 @pytest.mark.parametrize("module", ["kernel.practice", "kernel.records", "kernel.sealing"])
-def test_lint_outcome_facing_modules_have_no_forbidden_fields(module):
-    findings = _lint(module=module, preset="adr-0230", allowed_imports=["kernel", "sealed_trace"])
+def test_lint_outcome_facing_modules_have_no_forbidden_fields(pytestconfig, module):
+    findings = _lint(
+        pytestconfig, module=module, preset="adr-0230", allowed_imports=["kernel", "sealed_trace"]
+    )
     st5 = [f for f in findings if " ST5" in f]
     # runnable is an input field of the original assessment (sealing-policy §2), never output.
     allowed = "ContractAssessmentProjection declares forbidden field 'runnable'"
