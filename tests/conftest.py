@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -14,6 +15,19 @@ if _HERE not in sys.path:  # the independent recomputation helper lives beside t
 from sealed_trace.builder import SEALED_DISPOSITION_NAMES, build_episode  # noqa: E402
 
 pytest_plugins = ["pytester"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Run the suite on every core by default (``-n auto``) when pytest-xdist is installed.
+
+    An explicit ``-n``/``--dist`` (``-n 0`` for serial), ``-p no:xdist``, ``--pdb``, or no
+    xdist at all, runs as asked; so does a worker itself.
+    """
+    if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if config.option.numprocesses is None and config.option.dist == "no":
+        config.option.numprocesses = "auto"
 
 
 @pytest.fixture(params=SEALED_DISPOSITION_NAMES)

@@ -103,6 +103,18 @@ def test_example_kernel_suite_is_green_with_its_lint_items():
     assert "PASSED pyproject.toml::kernel-sealing" in result.stdout
 
 
+def test_example_kernel_runs_without_the_plugin():
+    """``-p no:sealed_trace`` just disables the plugin: no lint items, the tests that need its
+    fixtures or markers skipped, the rest passing, and no warning (``-W error``)."""
+    args = ["-m", "pytest", "-p", "no:sealed_trace", "-p", "no:cacheprovider", "-W", "error"]
+    result = _run([*args, "-q", "-rs"], KERNEL)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "pyproject.toml::" not in result.stdout
+    assert "needs the sealed_trace plugin, which is not loaded" in result.stdout
+    assert " passed" in result.stdout
+    assert "warning" not in result.stdout
+
+
 @pytest.mark.skipif(importlib.util.find_spec("xdist") is None, reason="needs pytest-xdist")
 def test_example_kernel_suite_is_green_under_xdist():
     load = ["-p", "xdist.plugin"] if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") else []
