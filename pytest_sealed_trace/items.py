@@ -292,7 +292,11 @@ def collect_lint_items(session: pytest.Session, items: list[pytest.Item]) -> lis
     if session.config.args and not _runs_everything(session):
         return []
     parent = SealedTraceLintFile.from_parent(session, path=Path(results.config_path))
-    return list(parent.collect())
+    # Collected through pytest's own hooks, so the items count where pytest counts them
+    # ("collected N items", --collect-only) like any collected file's.
+    report = parent.ihook.pytest_make_collect_report(collector=parent)
+    parent.ihook.pytest_collectreport(report=report)
+    return [node for node in report.result if isinstance(node, pytest.Item)]
 
 
 def _runs_everything(session: pytest.Session) -> bool:

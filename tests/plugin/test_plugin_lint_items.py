@@ -126,6 +126,23 @@ def test_items_are_listed_by_collect_only(lint_project: pytest.Pytester) -> None
     result.stdout.fnmatch_lines(["3 tests collected*"])
 
 
+def test_items_added_beside_testpaths_count_where_pytest_counts(
+    lint_project: pytest.Pytester,
+) -> None:
+    """With ``testpaths`` elsewhere the policy file is not collected as a file: the lint items
+    are added after collection, and still counted in "collected N items" and --collect-only,
+    each reported once."""
+    lint_project.makeini("[pytest]\ntestpaths = tests\nsealed_trace_lint = true\n")
+    listed = lint_project.runpytest("--collect-only", "-q")
+    listed.stdout.fnmatch_lines(["3 tests collected*"])
+    ran = lint_project.runpytest("-rA")
+    ran.stdout.fnmatch_lines(["collected 3 items"])
+    ran.assert_outcomes(passed=2, failed=1)
+    assert [line for line in ran.outlines if line.startswith("PASSED pyproject.toml::")] == [
+        "PASSED pyproject.toml::clean"
+    ]
+
+
 def test_a_lint_item_runs_again_by_its_node_id(lint_project: pytest.Pytester) -> None:
     result = lint_project.runpytest("-rA", LINT, "pyproject.toml::seal")
     assert summary(result) == {"pyproject.toml::seal": "FAILED"}
