@@ -17,6 +17,7 @@ import threading
 import tokenize
 import unicodedata
 from collections.abc import Callable, Collection
+from typing import Final
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -169,6 +170,18 @@ _RECORD_OPTIONS = frozenset(
 )
 
 
+#: Nodes whose children are statements (blocks and the clauses of compound statements).
+_BLOCKS: Final = (
+    cst.BaseSuite,
+    cst.BaseCompoundStatement,
+    cst.Else,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Finally,
+    cst.MatchCase,
+)
+
+
 def _escape_attribute(name: str) -> bool:
     """True for a dunder attribute or a frame/code attribute (reported on any object)."""
     return (len(name) > 4 and name.startswith("__") and name.endswith("__")) or (
@@ -197,18 +210,7 @@ def _declares_fields(body: cst.CSTNode) -> bool:
                         return True
         elif isinstance(child, (cst.FunctionDef, cst.ClassDef)):
             continue
-        elif isinstance(
-            child,
-            (
-                cst.BaseSuite,
-                cst.BaseCompoundStatement,
-                cst.Else,
-                cst.ExceptHandler,
-                cst.ExceptStarHandler,
-                cst.Finally,
-                cst.MatchCase,
-            ),
-        ) and _declares_fields(child):
+        elif isinstance(child, _BLOCKS) and _declares_fields(child):
             return True
     return False
 
@@ -1227,18 +1229,7 @@ class _Collector(cst.CSTVisitor):
                 self._method(child, record, instance)
             elif isinstance(child, cst.ClassDef):
                 continue
-            elif isinstance(
-                child,
-                (
-                    cst.BaseSuite,
-                    cst.BaseCompoundStatement,
-                    cst.Else,
-                    cst.ExceptHandler,
-                    cst.ExceptStarHandler,
-                    cst.Finally,
-                    cst.MatchCase,
-                ),
-            ):
+            elif isinstance(child, _BLOCKS):
                 self._class_level(child, record, kind, instance)
 
     def _method(self, node: cst.FunctionDef, record: str, instance: bool) -> None:
