@@ -5,6 +5,8 @@ command                                  exit status
 =======================================  ==================================================
 ``sealed-trace seal FILE|-``             0 sealed, 1 refused, 2 usage or I/O error
 ``sealed-trace verify OUTCOME EPISODE``  0 same bytes, 1 different, 2 usage error
+``sealed-trace show OUTCOME [EPISODE]``  0 shown, 1 EPISODE does not seal to OUTCOME, 2 usage
+                                         or input error
 ``sealed-trace explain CODE``            0 known, 2 unknown
 ``sealed-trace lint [PATH...]``          0 clean, 1 findings, 2 config or usage error
 ``sealed-trace init [MODULE] [--write]``  0 proposed or written, 2 usage error
@@ -109,6 +111,33 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     where = "in " + ", ".join(differing) if differing else "in its bytes only (same values)"
     _stderr(f"{args.outcome}: differs from the outcome of sealing {args.episode} {where}")
     return 1
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from sealed_trace import show
+
+    outcome = _read(args.outcome)
+    episode = None if args.episode is None else _read(args.episode)
+    try:
+        view = show.load_view(outcome, args.outcome, episode, args.episode)
+    except show.EpisodeMismatchError as error:
+        _stderr(f"{PROG}: error: {error}")
+        return 1
+    except show.ShowError as error:
+        raise _UsageError(str(error)) from None
+    if args.format == "html":
+        page = show.render_html(view)
+    else:
+        colour = args.output_file is None and show.wants_colour(sys.stdout)
+        page = show.render_text(view, colour=colour)
+    if args.output_file is None:
+        _write(page.encode("utf-8"))
+        return 0
+    try:
+        show.write_atomically(args.output_file, page.encode("utf-8"))
+    except show.ShowError as error:
+        raise _UsageError(str(error)) from None
+    return 0
 
 
 def explain(code: str) -> str | None:
@@ -230,6 +259,37 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("outcome", metavar="OUTCOME", help="outcome document")
     verify.add_argument("episode", metavar="EPISODE", help="episode document")
     verify.set_defaults(run=_cmd_verify)
+    show = sub.add_parser(
+        "show",
+        help="render a sealed trace or a refusal for a reviewer",
+        description="Render an OUTCOME document for a person (ADR-0230 §2, §7, §8.1, §11, "
+        "§13): its practice_disposition and what it does and does not mean, the problem text "
+        "with every evidence span highlighted, the upstream identity chain as a tree, every "
+        "candidate attempt with its replay outcome side by side as equals, and a refusal's "
+        "reason codes with their explanations. EPISODE, the episode document it was sealed "
+        "from, is sealed again and must give this outcome; only it holds the problem text. "
+        "Text is coloured on a terminal (NO_COLOR turns colour off, FORCE_COLOR on); "
+        "otherwise spans are bracketed in place, like [gained].",
+        epilog="Exit 0 shown, 1 EPISODE does not seal to OUTCOME (the differing fields are "
+        "named), 2 usage or input error (a file unreadable or not UTF-8 JSON, OUTCOME not an "
+        "outcome document, the output file not writable).",
+    )
+    show.add_argument("outcome", metavar="OUTCOME", help="outcome document")
+    show.add_argument(
+        "episode", metavar="EPISODE", nargs="?", help="the episode document it was sealed from"
+    )
+    show.add_argument(
+        "--format",
+        choices=("text", "html"),
+        default="text",
+        help="text (default) or one self-contained HTML page",
+    )
+    show.add_argument(
+        "--output-file",
+        metavar="PATH",
+        help="write to PATH (atomically, without colour) instead of standard output",
+    )
+    show.set_defaults(run=_cmd_show)
     explain_cmd = sub.add_parser(
         "explain",
         help="explain a reason code or lint rule",

@@ -162,7 +162,7 @@ def test_rules_lists_every_lint_rule(capsys) -> None:  # type: ignore[no-untyped
     assert any(line.split()[:2] == ["ST201", "banned-call"] for line in lines)
 
 
-@pytest.mark.parametrize("command", ["seal", "verify", "explain", "rules", "lint", "init"])
+@pytest.mark.parametrize("command", ["seal", "verify", "explain", "rules", "lint", "init", "show"])
 def test_every_subcommand_help_says_what_it_does_and_its_exit_codes(command, capsys):
     with pytest.raises(SystemExit) as exited:
         main([command, "--help"])
