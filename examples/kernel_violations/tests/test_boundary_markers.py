@@ -1,0 +1,1 @@
+../../kernel/tests/test_boundary_markers.py

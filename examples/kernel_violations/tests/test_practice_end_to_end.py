@@ -1,0 +1,1 @@
+../../kernel/tests/test_practice_end_to_end.py

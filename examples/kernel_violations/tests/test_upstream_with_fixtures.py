@@ -1,0 +1,1 @@
+../../kernel/tests/test_upstream_with_fixtures.py
