@@ -138,6 +138,21 @@ def add_lint_parser(subparsers: Any) -> None:
     add_lint_arguments(parser)
 
 
+def _own_policies(paths: list[str], config: Any) -> list[str]:
+    """A hint for each policy of its own that holds some of ``paths`` (say a nested example
+    project's ``pyproject.toml``): lint them with ``--config`` that file."""
+    from sealed_trace.lint.config import find_config
+
+    hints: dict[str, None] = {}
+    for path in paths:
+        start = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+        found = find_config(start)
+        if found is not None and os.path.realpath(found) != os.path.realpath(config.config_path):
+            command = f"sealed-trace lint --config {os.path.relpath(found)}"
+            hints[f"hint: {path} has a policy of its own: {command}"] = None
+    return list(hints)
+
+
 def _error(message: str) -> None:
     sys.stderr.write(f"sealed-trace lint: {message}\n")
 
@@ -164,6 +179,7 @@ def run_lint(args: argparse.Namespace) -> int:
     quiet = bool(getattr(args, "lint_quiet", False))
     paths = tuple(getattr(args, "paths", ()) or ())
     kept: list[str] = []
+    skipped: list[str] = []
     for path in paths:
         if not os.path.lexists(path):
             _error(f"{path}: no such file or directory")
@@ -173,6 +189,7 @@ def run_lint(args: argparse.Namespace) -> int:
             outside.startswith("excluded")
             or (getattr(args, "lint_skip_uncovered", False) and outside.startswith("not under"))
         ):
+            skipped.append(path)
             continue  # a file the policy excludes (a hook's staged file, say) is skipped
         if outside:
             _error(f"{path}: {outside}; nothing there would be checked")
@@ -180,7 +197,12 @@ def run_lint(args: argparse.Namespace) -> int:
         kept.append(path)
     if paths and not kept:
         if not quiet:
-            sys.stderr.write("no files to check: the policy covers none of the paths given\n")
+            sys.stderr.write(
+                "no files to check: the policy covers none of the paths given"
+                f" ({os.path.relpath(config.config_path)} excludes them)\n"
+            )
+            for hint in _own_policies(skipped, config):
+                sys.stderr.write(hint + "\n")
         return 0
     paths = tuple(kept)
     from sealed_trace.lint.catalog import is_selector

@@ -59,6 +59,18 @@ def test_an_excluded_path_is_skipped_not_an_error(project, capsys, monkeypatch):
     assert "the policy covers none of the paths given" in capsys.readouterr().err
 
 
+def test_an_excluded_path_with_a_policy_of_its_own_names_that_policy(project, capsys, monkeypatch):
+    """A nested project (an example, say) that the outer policy excludes: the skip message
+    names the policy to use instead."""
+    (project / "src" / "pkg" / "skip" / "pyproject.toml").write_text(POLICY)
+    monkeypatch.chdir(project)
+    assert main(["lint", "--no-cache", "src/pkg/skip/x.py"]) == 0
+    err = capsys.readouterr().err
+    assert "(pyproject.toml excludes them)" in err
+    assert "hint: src/pkg/skip/x.py has a policy of its own: " in err
+    assert err.rstrip().endswith("sealed-trace lint --config src/pkg/skip/pyproject.toml")
+
+
 def test_a_covered_path_is_linted(project, capsys, monkeypatch):
     monkeypatch.chdir(project)
     assert main(["lint", "--no-cache", "src/pkg/sealed.py"]) == 1
