@@ -270,9 +270,10 @@ def _parser() -> argparse.ArgumentParser:
         "from, is sealed again and must give this outcome; only it holds the problem text. "
         "Text is coloured on a terminal (NO_COLOR turns colour off, FORCE_COLOR on); "
         "otherwise spans are bracketed in place, like [gained].",
-        epilog="Exit 0 shown, 1 EPISODE does not seal to OUTCOME (the differing fields are "
-        "named), 2 usage or input error (a file unreadable or not UTF-8 JSON, OUTCOME not an "
-        "outcome document, the output file not writable).",
+        epilog="Exit 0 shown, 1 OUTCOME's own id does not reproduce from its fields (altered "
+        "after sealing) or EPISODE does not seal to OUTCOME (the differing fields are named), "
+        "2 usage or input error (a file unreadable or not UTF-8 JSON, OUTCOME not an outcome "
+        "document, EPISODE an outcome document, the output file not writable).",
     )
     show.add_argument("outcome", metavar="OUTCOME", help="outcome document")
     show.add_argument(

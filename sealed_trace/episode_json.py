@@ -20,14 +20,24 @@ from types import SimpleNamespace
 from typing import Final
 
 from sealed_trace import _reader as r
-from sealed_trace.identity import MAX_ABS_INT, MAX_DEPTH, IdentityError, canonical_json
+from sealed_trace.identity import (
+    MAX_ABS_INT,
+    MAX_DEPTH,
+    IdentityError,
+    canonical_json,
+    digest_of_canonical,
+    identity_digest,
+)
 from sealed_trace.trace import (
     PracticeEpisode,
     PracticeTraceInput,
     PracticeTraceOutcome,
+    PracticeTraceRefusal,
     SealedPracticeTrace,
+    _refusal_identity_payload,
     _refuse_document,
     _seal_with_problems,
+    _trace_identity_payload,
 )
 from sealed_trace.upstream.spans import span_payload
 
@@ -40,6 +50,7 @@ __all__ = [
     "encode_outcome",
     "episode_document",
     "outcome_document",
+    "outcome_id_reproduces",
     "seal_document",
 ]
 
@@ -382,3 +393,23 @@ def encode_episode(
     document = episode_document(episode, trace_input)
     canonical_json(document, max_depth=MAX_DOCUMENT_DEPTH)  # refuse what decoding refuses
     return (json.dumps(document, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode()
+
+
+def outcome_id_reproduces(outcome: PracticeTraceOutcome) -> bool:
+    """Whether ``outcome``'s own id (``trace_id`` or ``trace_refusal_id``) is the SHA-256 of
+    its canonical structural fields (ADR-0230 §12), recomputed here: an outcome whose id or
+    fields were altered after sealing does not reproduce. It checks the outcome against
+    itself only; whether its episode seals to it is ``sealed-trace verify``'s question.
+
+    Returns False, never raises, for a field that cannot be encoded.
+    """
+    try:
+        if isinstance(outcome, SealedPracticeTrace):
+            payload = _trace_identity_payload(outcome)
+            return digest_of_canonical(canonical_json(payload)) == outcome.trace_id
+        if isinstance(outcome, PracticeTraceRefusal):
+            payload = _refusal_identity_payload(outcome)
+            return identity_digest(payload) == outcome.trace_refusal_id
+    except Exception:
+        return False
+    return False

@@ -32,7 +32,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from sealed_trace.episode_json import OUTCOME_FORMAT, DocumentError, seal_document
+from sealed_trace.episode_json import (
+    OUTCOME_FORMAT,
+    DocumentError,
+    outcome_id_reproduces,
+    seal_document,
+)
 from sealed_trace.reasons import REASON_CODES
 from sealed_trace.trace import (
     REFUSAL_DISPOSITIONS,
@@ -472,13 +477,22 @@ def load_view(
 
     Raises:
         ShowError: the outcome is not an outcome document (:func:`read_outcome`), or the
-            episode is not UTF-8 JSON.
-        EpisodeMismatchError: sealing the episode does not give this outcome.
+            episode is not UTF-8 JSON, or is an outcome document.
+        EpisodeMismatchError: the outcome's own id does not reproduce from its fields, or
+            sealing the episode does not give this outcome.
     """
     outcome = read_outcome(outcome_data, outcome_path)
+    if not outcome_id_reproduces(outcome):
+        name = "trace_id" if isinstance(outcome, SealedPracticeTrace) else "trace_refusal_id"
+        raise EpisodeMismatchError(
+            f"{outcome_path}: its {name} does not reproduce from its own fields (ADR-0230 §12):"
+            " it was altered after sealing"
+        )
     episode: Mapping[str, object] | None = None
     if episode_data is not None:
         where = episode_path or "EPISODE"
+        if _is_outcome_document(episode_data):
+            raise ShowError(f"{where}: an outcome document, not an episode document")
         try:
             resealed = seal_document(episode_data)
         except DocumentError as error:
@@ -502,6 +516,14 @@ def load_view(
             problem_text=text if isinstance(text, str) else None,
         )
     return _sealed_view(outcome_path, outcome, episode_path, episode)
+
+
+def _is_outcome_document(data: bytes) -> bool:
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return False
+    return type(document) is dict and document.get("format") == OUTCOME_FORMAT
 
 
 def _get(record: object, key: str) -> object:

@@ -14,6 +14,7 @@ or a refusal. It emits no answer, score, rank or selection field (ADR §7.3).
 
 from __future__ import annotations
 
+import dataclasses
 import sys  # sealed-trace: ignore[ST102] -- only the stack headroom of _guarded reads it
 from dataclasses import dataclass
 from enum import Enum
@@ -1213,25 +1214,51 @@ def _all_field(reads: _Reads | None, name: str) -> tuple[object, ...] | None:
 def _refusal(problems: r.Problems, input_digest: str | None) -> PracticeTraceRefusal:
     families = {REASON_CODES[code][0] for code in problems.codes}
     disposition = PracticeDisposition(next(f for f in FAMILY_ORDER if f in families))
-    reason_codes = tuple(problems.codes)
-    trace_refusal_id = identity_digest(
-        {
-            "trace_refusal_id": "",
-            "trace_policy_version": SEALED_PRACTICE_TRACE_POLICY_VERSION,
-            "input_digest": input_digest,
-            "practice_disposition": disposition.value,
-            "reason_codes": list(reason_codes),
-        },
-        checked=False,
-    )
-    return PracticeTraceRefusal(
-        trace_refusal_id=trace_refusal_id,
+    refusal = PracticeTraceRefusal(
+        trace_refusal_id="",
         trace_policy_version=SEALED_PRACTICE_TRACE_POLICY_VERSION,
         input_digest=input_digest,
         practice_disposition=disposition,
-        reason_codes=reason_codes,
+        reason_codes=tuple(problems.codes),
         explanation="Refused: " + "; ".join(problems.details) + ".",
     )
+    digest = identity_digest(_refusal_identity_payload(refusal), checked=False)
+    return dataclasses.replace(refusal, trace_refusal_id=digest)
+
+
+def _refusal_identity_payload(refusal: PracticeTraceRefusal) -> dict[str, object]:
+    """The ADR §12 payload of ``trace_refusal_id``: its self key blanked, prose left out."""
+    return {
+        "trace_refusal_id": "",
+        "trace_policy_version": refusal.trace_policy_version,
+        "input_digest": refusal.input_digest,
+        "practice_disposition": refusal.practice_disposition.value,
+        "reason_codes": list(refusal.reason_codes),
+    }
+
+
+def _trace_identity_payload(trace: SealedPracticeTrace) -> dict[str, object]:
+    """The ADR §12 payload of ``trace_id``: every structural field, the self key blanked,
+    the explanation (prose) left out."""
+    return {
+        "trace_id": "",
+        "trace_policy_version": trace.trace_policy_version,
+        "input_digest": trace.input_digest,
+        "problem_frame_digest": trace.problem_frame_digest,
+        "original_contract_assessment_id": trace.original_contract_assessment_id,
+        "residual_ids": trace.residual_ids,
+        "search_gate_decision_id": trace.search_gate_decision_id,
+        "compute_budget_id": trace.compute_budget_id,
+        "geometric_search_run_id": trace.geometric_search_run_id,
+        "candidate_attempt_ids": trace.candidate_attempt_ids,
+        "replay_result_ids": trace.replay_result_ids,
+        "replay_refusal_ids": trace.replay_refusal_ids,
+        "upstream_identity_chain": trace.upstream_identity_chain,
+        "practice_disposition": trace.practice_disposition.value,
+        "trace_records": trace.trace_records,
+        "evidence_spans": spans_payload(trace.evidence_spans),
+        "created_by_policy": trace.created_by_policy,
+    }
 
 
 def _sealed(
@@ -1251,34 +1278,6 @@ def _sealed(
         *trace_input.replay_refusal_ids,
     )
     spans = checker.trace_spans()
-    payload = {
-        "trace_id": "",
-        "trace_policy_version": trace_input.trace_policy_version,
-        "input_digest": trace_input.input_digest,
-        "problem_frame_digest": trace_input.problem_frame_digest,
-        "original_contract_assessment_id": trace_input.original_contract_assessment_id,
-        "residual_ids": trace_input.residual_ids,
-        "search_gate_decision_id": trace_input.search_gate_decision_id,
-        "compute_budget_id": trace_input.compute_budget_id,
-        "geometric_search_run_id": trace_input.geometric_search_run_id,
-        "replay_refusal_ids": trace_input.replay_refusal_ids,
-        "practice_disposition": disposition.value,
-        "evidence_spans": spans_payload(spans),
-        "created_by_policy": _CREATED_BY_POLICY,
-    }
-    # The long id lists the trace input already encoded, and a long chain (written under two
-    # keys), are spliced in as text rather than encoded again (ADR §12: the same bytes are
-    # hashed).
-    fragments = dict(checker.fragments)
-    if "candidate_attempt_ids" not in fragments:
-        payload["candidate_attempt_ids"] = trace_input.candidate_attempt_ids
-    if "replay_result_ids" not in fragments:
-        payload["replay_result_ids"] = trace_input.replay_result_ids
-    if len(chain) >= _SPLICE_MIN:
-        chain_text = canonical_json(chain, checked=False)
-        fragments["upstream_identity_chain"] = fragments["trace_records"] = chain_text
-    else:
-        payload["upstream_identity_chain"] = payload["trace_records"] = chain
     if not explanation:
         attempts = len(trace_input.candidate_attempt_ids)
         explanation = (
@@ -1286,8 +1285,8 @@ def _sealed(
             f"{len(e.results or ())} replay result(s), {len(e.refusals or ())} replay "
             "refusal(s). Evidence only: nothing is selected, answered or served."
         )
-    return SealedPracticeTrace(
-        trace_id=digest_of_canonical(canonical_json_with(payload, fragments)),
+    trace = SealedPracticeTrace(
+        trace_id="",
         trace_policy_version=trace_input.trace_policy_version,
         input_digest=trace_input.input_digest,
         problem_frame_digest=trace_input.problem_frame_digest,
@@ -1306,6 +1305,19 @@ def _sealed(
         created_by_policy=_CREATED_BY_POLICY,
         explanation=explanation,
     )
+    payload = _trace_identity_payload(trace)
+    # The long id lists the trace input already encoded, and a long chain (written under two
+    # keys), are spliced in as text rather than encoded again (ADR §12: the same bytes are
+    # hashed).
+    fragments = dict(checker.fragments)
+    if len(chain) >= _SPLICE_MIN:
+        fragments["upstream_identity_chain"] = fragments["trace_records"] = canonical_json(
+            chain, checked=False
+        )
+    for key in fragments:
+        del payload[key]
+    digest = digest_of_canonical(canonical_json_with(payload, fragments))
+    return dataclasses.replace(trace, trace_id=digest)
 
 
 _NO_CLAIM: Final = object()

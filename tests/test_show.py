@@ -820,7 +820,8 @@ def test_help_says_what_it_does_and_its_exit_codes(capsys):
     assert "EPISODE" in out
     assert "--format {text,html}" in out
     assert "--output-file PATH" in out
-    assert "Exit 0 shown, 1 EPISODE does not seal to OUTCOME" in out
+    assert "Exit 0 shown, 1 OUTCOME's own id does not reproduce" in out
+    assert "or EPISODE does not seal to OUTCOME" in out
     assert "2 usage or input error" in out
     with pytest.raises(SystemExit):
         main(["--help"])
@@ -846,3 +847,52 @@ def test_the_sealing_modules_do_not_load_the_view_and_the_view_loads_no_libcst()
     for module in ("trace.py", "_reader.py"):
         source = (ROOT / "sealed_trace" / module).read_text(encoding="utf-8")
         assert not re.search(r"^\s*(from|import)\s+[\w.]*\bshow\b", source, re.M), module
+
+
+def _altered(tmp_path: Path, source: Path, change) -> Path:
+    document = json.loads(source.read_text(encoding="utf-8"))
+    change(document)
+    path = tmp_path / "altered.outcome.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("source", "change"),
+    [
+        ("08-disagreement", lambda d: d.update(trace_id="0" * 64)),
+        ("08-disagreement", lambda d: d.update(input_digest="f" * 64)),
+        ("08-disagreement", lambda d: d["evidence_spans"][0].update(end=26, text="g")),
+        ("08-disagreement", lambda d: d.update(practice_disposition="sealed_replay_unavailable")),
+        ("forged-run-id", lambda d: d.update(trace_refusal_id="0" * 64)),
+        ("forged-run-id", lambda d: d["reason_codes"].reverse()),
+    ],
+)
+def test_an_outcome_altered_after_sealing_is_exit_1_even_without_its_episode(
+    tmp_path, capsys, source, change
+):
+    """The outcome's own id is recomputed from its fields (ADR-0230 §12): an altered outcome
+    is not shown as if it were sealed."""
+    path = _altered(tmp_path, EPISODES / "expected" / f"{source}.outcome.json", change)
+    status, out, err = _show(capsys, str(path))
+    assert (status, out) == (1, ""), err
+    _one_line_error(err, path)
+    assert "does not reproduce from its own fields" in err
+
+
+def test_the_explanation_is_prose_outside_the_id(tmp_path, capsys):
+    path = _altered(
+        tmp_path,
+        EPISODES / "expected" / "08-disagreement.outcome.json",
+        lambda d: d.update(explanation="Another sentence."),
+    )
+    status, out, _ = _show(capsys, str(path))
+    assert status == 0
+    assert "sealed_candidate_replay_closed" in out
+
+
+def test_an_outcome_given_as_the_episode_is_named_as_such(capsys):
+    status, out, err = _show(capsys, str(CLOSED), str(CLOSED))
+    assert (status, out) == (2, "")
+    _one_line_error(err, CLOSED)
+    assert "an outcome document, not an episode document" in err
