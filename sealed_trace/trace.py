@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys  # sealed-trace: ignore[ST102] -- only the stack headroom of _guarded reads it
+import threading  # sealed-trace: ignore[ST102] -- one lock for that headroom
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final, TypeAlias, cast
@@ -1402,7 +1403,7 @@ def _guarded(
     *,
     want_input: bool,
 ) -> PracticeTraceOutcome | PracticeTraceInput:
-    limit, needed = _headroom()
+    _headroom()
     try:
         return _outcome(episode, claimed, explanation, prior, want_input=want_input)
     except KeyboardInterrupt:
@@ -1412,8 +1413,7 @@ def _guarded(
         problems.add("sealer_internal_fault", f"reading the input raised {_class_name(error)}")
         return _refusal(problems, None)
     finally:
-        if needed:
-            _restore(limit, needed)
+        _restore()
 
 
 #: Frames a seal may use below its caller: the deepest episode that seals (facts nested to
@@ -1424,32 +1424,65 @@ _HEADROOM: Final = 400
 
 # The outcome must not depend on how deep in the stack the caller sits (sealing-policy §9,
 # resource limits): a valid episode sealed near the recursion limit would otherwise refuse
-# as an internal fault, or raise. These two helpers are the sealer's only reads and writes
-# of interpreter state, and they change nothing the outcome is computed from.
+# as an internal fault, or raise. The two helpers below are the sealer's only reads and
+# writes of interpreter state, and they change nothing the outcome is computed from. The
+# limit is one per process, so seals running at once (threads) share one record of it: it is
+# raised as far as the deepest of them needs, and put back only when the last one ends.
+_LIMIT_LOCK: Final = threading.Lock()  # sealed-trace: ignore[ST201] -- headroom lock
 
 
-def _headroom() -> tuple[int, int]:
-    """``(recursion limit, the limit raised to for this seal, or 0 when there was room)``."""
-    limit = sys.getrecursionlimit()  # sealed-trace: ignore[ST201] -- stack headroom
+@dataclass
+class _Limit:
+    """The seals running now, the recursion limit before they raised it, and the limit they
+    set (0 when the limit is not theirs)."""
+
+    running: int = 0
+    before: int = 0
+    ours: int = 0
+
+
+_LIMIT: Final = _Limit()
+
+
+def _headroom() -> None:
+    """Make :data:`_HEADROOM` frames of room below the caller for this seal."""
     frame = sys._getframe()  # sealed-trace: ignore[ST201] -- stack headroom: counts frames
     depth = 0
     while frame is not None:
         depth += 1
         frame = frame.f_back  # type: ignore[assignment]  # sealed-trace: ignore[ST202] -- stack headroom
     needed = depth + _HEADROOM
-    if needed <= limit:
-        return limit, 0
-    sys.setrecursionlimit(needed)  # sealed-trace: ignore[ST201] -- stack headroom
-    return limit, needed
+    with _LIMIT_LOCK:
+        state = _LIMIT
+        current = sys.getrecursionlimit()  # sealed-trace: ignore[ST201] -- stack headroom
+        if state.ours != current:  # never raised, put back, or changed by someone else:
+            state.ours = 0  # the limit in force now is the one to come back to
+            state.before = current
+        state.running += 1
+        if needed > current:
+            sys.setrecursionlimit(needed)  # sealed-trace: ignore[ST201] -- stack headroom
+            state.ours = needed
+        elif state.running == 1 and state.ours and needed <= state.before:
+            # left raised by an earlier seal that could not put it back: now it can be
+            sys.setrecursionlimit(state.before)  # sealed-trace: ignore[ST201] -- stack headroom
+            state.ours = 0
 
 
-def _restore(limit: int, needed: int) -> None:
-    """Put the recursion limit back, unless another caller changed it meanwhile."""
-    try:
-        if sys.getrecursionlimit() == needed:  # sealed-trace: ignore[ST201] -- stack headroom
-            sys.setrecursionlimit(limit)  # sealed-trace: ignore[ST201] -- stack headroom
-    except RecursionError:  # the caller itself sits at the old limit: it stays raised
-        pass
+def _restore() -> None:
+    """This seal is done: when it was the last one running, put the limit back, unless
+    someone else changed it meanwhile."""
+    with _LIMIT_LOCK:
+        state = _LIMIT
+        state.running -= 1
+        if state.running or not state.ours:
+            return
+        current = sys.getrecursionlimit()  # sealed-trace: ignore[ST201] -- stack headroom
+        try:
+            if current == state.ours:
+                sys.setrecursionlimit(state.before)  # sealed-trace: ignore[ST201] -- stack headroom
+            state.ours = 0
+        except RecursionError:  # the caller sits at the old limit: the next seal puts it back
+            pass
 
 
 def _class_name(value: object) -> str:

@@ -140,3 +140,57 @@ def test_seal_at_the_very_edge_of_the_stack_in_a_plain_interpreter() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.split("\n")[:-1]
     assert lines == [f"{margin} True True" for margin in (5, 6, 10, 20)] * 2
+
+
+class _Paused:
+    """A host problem frame whose first attribute read runs ``on_first_read`` (once)."""
+
+    def __init__(self, record: object, on_first_read: Callable[[], object]) -> None:
+        self._record = record
+        self._on_first_read: Callable[[], object] | None = on_first_read
+
+    def __getattr__(self, name: str) -> object:
+        hook, self._on_first_read = self._on_first_read, None
+        if hook is not None:
+            hook()
+        return getattr(self._record, name)
+
+
+def test_seals_in_threads_share_the_raised_limit_and_put_it_back_last() -> None:
+    """Thread A raises the limit from deep in its stack; thread B, less deep, enters while A's
+    limit is in force; A ends first. B must keep its room until it ends (its outcome is the
+    same trace), and the limit is back where it was once both are done."""
+    import dataclasses
+    import threading
+
+    episode = build_episode(
+        "sealed_candidate_replay_closed", attempts=2, spec=EpisodeSpec(facts=_nested(62))
+    )
+    expected = seal(episode)
+    limit = sys.getrecursionlimit()
+    a_inside, b_inside, a_done = threading.Event(), threading.Event(), threading.Event()
+    paused_a = dataclasses.replace(
+        episode,
+        problem_frame=_Paused(episode.problem_frame, lambda: (a_inside.set(), b_inside.wait(30))),
+    )
+    paused_b = dataclasses.replace(
+        episode,
+        problem_frame=_Paused(episode.problem_frame, lambda: (b_inside.set(), a_done.wait(30))),
+    )
+    outcomes: dict[str, object] = {}
+
+    def thread_a() -> None:
+        outcomes["A"] = _called_at(limit - 10, seal, paused_a)
+        a_done.set()
+
+    def thread_b() -> None:
+        a_inside.wait(30)
+        outcomes["B"] = _called_at(limit - 30, seal, paused_b)
+
+    threads = [threading.Thread(target=thread_a), threading.Thread(target=thread_b)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert outcomes == {"A": expected, "B": expected}
+    assert sys.getrecursionlimit() == limit
