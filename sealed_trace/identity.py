@@ -48,8 +48,9 @@ class IdentityError(ValueError):
 
     ``code`` is a stable snake_case string: ``float_in_payload``, ``non_string_key``,
     ``lone_surrogate``, ``cycle_in_payload``, ``payload_too_deep``, ``integer_out_of_range`` or
-    ``unsupported_type`` (and ``payload_too_large`` from
-    :func:`sealed_trace.upstream.frame.thaw_json`); ``path`` locates the offending value
+    ``unsupported_type`` (and ``payload_too_large`` or ``unreadable_mapping``, a host mapping
+    whose items end before its length, from :func:`sealed_trace.upstream.frame.thaw_json`);
+    ``path`` locates the offending value
     (``$.a[0]``).
     """
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses as dc
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import independent as ind
@@ -384,7 +385,21 @@ class _Nameless(metaclass=_NamelessMeta):
 
 
 def test_an_input_whose_exception_and_class_names_raise_still_gets_a_refusal():
-    class Facts(dict):
+    class Facts(Mapping):
+        """A host mapping (not a dict: a dict's own items are read, not an override's)."""
+
+        def __init__(self, **data):
+            self.data = data
+
+        def __getitem__(self, key):
+            return self.data[key]
+
+        def __len__(self):
+            return len(self.data)
+
+        def __iter__(self):
+            return iter(self.data)
+
         def items(self):
             raise _NamelessError()
 

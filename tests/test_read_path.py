@@ -276,3 +276,89 @@ def test_a_shared_nested_record_is_read_once() -> None:
     attempts = tuple(dc.replace(a, budget_charge=charge) for a in run.candidate_attempts)
     seal(dc.replace(episode, geometric_search_run=dc.replace(run, candidate_attempts=attempts)))
     assert set(charge.reads.values()) == {1}, charge.reads
+
+
+# -- facts: host containers are read by their real content, once each ------------------------
+
+from collections.abc import Mapping as _Mapping  # noqa: E402
+
+
+class _ShortList(list):
+    """A list whose own __iter__ ends after its first item (a StopIteration passing for the
+    end): the facts are its real items."""
+
+    def __iter__(self):
+        yield list.__getitem__(self, 0)
+
+
+class _ShortDict(dict):
+    """A dict whose items() leaves items out: the facts are its real items."""
+
+    def items(self):
+        return list(dict.items(self))[:1]
+
+
+class _HostMapping(_Mapping):
+    """A host Mapping counting its items() calls; ``stop_after`` ends its iteration early."""
+
+    def __init__(self, data: dict, stop_after: int | None = None) -> None:
+        self.data, self.stop_after, self.calls = data, stop_after, 0
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __iter__(self):
+        for position, key in enumerate(self.data):
+            if position == self.stop_after:
+                return
+            yield key
+
+    def items(self):
+        self.calls += 1
+        return [(key, self.data[key]) for key in self]
+
+
+def _with_facts(episode, facts):
+    return dc.replace(episode, problem_frame=dc.replace(episode.problem_frame, facts=facts))
+
+
+def test_list_and_dict_subclasses_in_facts_are_read_by_their_real_items() -> None:
+    episode = build_episode("sealed_candidate_replay_closed")
+    facts = dict(episode.problem_frame.facts)
+    assert len(facts["quantities"]) == 2
+    assert len(facts) == 3
+    for hostile in (
+        {**facts, "quantities": _ShortList(facts["quantities"])},
+        _ShortDict(facts),
+    ):
+        assert seal(_with_facts(episode, hostile)) == seal(episode)
+
+
+def test_a_host_mapping_whose_items_end_early_is_malformed_not_shorter() -> None:
+    episode = build_episode("sealed_candidate_replay_closed")
+    facts = dict(episode.problem_frame.facts)
+    # Ids recomputed over the shortened view: only the refusal keeps it from sealing.
+    short = {key: facts[key] for key in list(facts)[:1]}
+    frame = dc.replace(episode.problem_frame, facts=short)
+    digest = ind.frame_digest(frame)
+    frame = dc.replace(frame, facts=_HostMapping(facts, stop_after=1), frame_digest=digest)
+    outcome = seal(dc.replace(episode, problem_frame=frame))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_problem_frame" in outcome.reason_codes
+
+
+def test_a_host_mapping_shared_in_facts_is_read_once() -> None:
+    from sealed_trace.builder import EpisodeSpec
+
+    inner = {"count": 12, "unit": "marbles"}
+    plain_facts = {**EpisodeSpec().facts, "left": inner, "right": inner}
+    lawful = build_episode("sealed_candidate_replay_closed", spec=EpisodeSpec(facts=plain_facts))
+    expected = seal(lawful)
+    assert isinstance(expected, SealedPracticeTrace)
+    host = _HostMapping(inner)
+    hostile = _with_facts(lawful, {**plain_facts, "left": host, "right": host})
+    assert seal(hostile) == expected
+    assert host.calls == 1

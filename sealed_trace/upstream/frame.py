@@ -8,7 +8,7 @@ ProblemFrame projection: ``frame_digest`` over ``frame_schema_version``, ``probl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -84,22 +84,57 @@ def thaw_json(value: object, depth: int = 0) -> object:
         IdentityError: ``payload_too_large`` when the copy would hold more than
             :data:`MAX_FACTS_VALUES` values.
     """
-    return _thaw(value, depth, [MAX_FACTS_VALUES])
+    return _thaw(value, depth, [MAX_FACTS_VALUES], {})
 
 
-def _thaw(value: object, depth: int, left: list[int]) -> object:
-    left[0] -= 1
-    if left[0] < 0:
-        raise IdentityError("payload_too_large", "$", f"more than {MAX_FACTS_VALUES} values")
+def _thaw(
+    value: object, depth: int, left: list[int], done: dict[int, tuple[object, int, object]]
+) -> object:
+    """Copy ``value`` (see :func:`thaw_json`); ``left`` counts the values still allowed, and
+    ``done`` holds each container already copied, by id, with its value count and the
+    object itself (held, so its id is not reused): a container met again is copied once and
+    counted every time it appears, as the canonical text will hold it every time."""
     if depth > MAX_DEPTH:
+        _count(left, 1)
         return value
     kind = type(value)
-    if issubclass(kind, Mapping):
-        items = value.items()  # type: ignore[attr-defined]
-        return {key: _thaw(item, depth + 1, left) for key, item in items}
-    if issubclass(kind, (list, tuple)):
-        return [_thaw(item, depth + 1, left) for item in value]  # type: ignore[attr-defined]
-    return value
+    if not issubclass(kind, (Mapping, list, tuple)):
+        _count(left, 1)
+        return value
+    seen = done.get(id(value))
+    if seen is not None:
+        _count(left, seen[1])
+        return seen[0]
+    before = left[0]
+    _count(left, 1)
+    copy: object
+    if issubclass(kind, dict):  # the dict's own items, not an override's
+        pairs: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
+        copy = {key: _thaw(item, depth + 1, left, done) for key, item in pairs}
+    elif issubclass(kind, Mapping):
+        # A host Mapping's own methods run here: its length is read once, and items that end
+        # early (a StopIteration passing for the end) are an unreadable value, not fewer facts.
+        expected = len(value)  # type: ignore[arg-type]
+        pairs = value.items()  # type: ignore[attr-defined]  # (the host's own items())
+        copy = {key: _thaw(item, depth + 1, left, done) for key, item in pairs}
+        if len(copy) != expected:
+            raise IdentityError(
+                "unreadable_mapping", "$", f"a mapping gave {len(copy)} of its {expected} items"
+            )
+    elif issubclass(kind, list):
+        items: Iterable[object] = list.__iter__(value)  # type: ignore[arg-type]
+        copy = [_thaw(item, depth + 1, left, done) for item in items]
+    else:
+        items = tuple.__iter__(value)  # type: ignore[arg-type]  # the tuple's own items
+        copy = [_thaw(item, depth + 1, left, done) for item in items]
+    done[id(value)] = (copy, before - left[0], value)
+    return copy
+
+
+def _count(left: list[int], values: int) -> None:
+    left[0] -= values
+    if left[0] < 0:
+        raise IdentityError("payload_too_large", "$", f"more than {MAX_FACTS_VALUES} values")
 
 
 def problem_frame_digest(frame: ProblemFrameProjection, *, checked: bool = True) -> str:
