@@ -96,9 +96,13 @@ class Problems:
     #: For a tuple of nested records that failed to read: where -> each item's
     #: ``(record, readable fields)``, so ids inside it stay usable without a second read.
     partial: dict[str, list[tuple[object | None, dict[str, object]]]] = field(default_factory=dict)
-    #: Every object read so far in this seal, by id (held, so that no id is reused while the
-    #: seal runs), and its copy by schema label and id: an object that sits in several places
-    #: is read once, and every place gets the same copy (sealing-policy §9).
+    #: The kind each object read so far in this seal was read as, by id, and the objects
+    #: themselves (held, so that no id is reused while the seal runs); and each copy by
+    #: schema label and id: an
+    #: object that sits in several places is read once, and every place gets the same copy
+    #: (sealing-policy §9). An object met again as another kind is not read again: it is
+    #: malformed there.
+    kinds: dict[int, str] = field(default_factory=dict)
     held: list[object] = field(default_factory=list)
     copies: dict[str, dict[int, object]] = field(default_factory=dict)
 
@@ -421,13 +425,25 @@ def _copies(problems: Problems, label: str) -> dict[int, object]:
     """This seal's copies of ``label`` records, by the id of the object each was read from.
 
     An object that sits in several places is read once, and every place gets the same copy
-    (sealing-policy §9). Whoever adds a copy appends its object to ``problems.held``: held
-    until the seal ends, its id is not reused meanwhile.
+    (sealing-policy §9). Whoever adds a copy records its object's kind in ``problems.kinds``
+    and holds the object in ``problems.held``: until the seal ends, its id is not reused.
     """
     copies = problems.copies.get(label)
     if copies is None:
         copies = problems.copies[label] = {}
     return copies
+
+
+#: Values of these exact types run no host code when read: the same one (None, an interned
+#: string) may stand in places of several kinds, each reported as its own kind reports it.
+_BUILTIN_VALUES: Final = frozenset({type(None), bool, int, float, str, bytes, tuple, list, dict})
+
+
+def _read_as_other(obj: object, label: str, problems: Problems, where: Where) -> bool:
+    """Whether ``obj`` was read already in this seal as a kind other than ``label``: its
+    attributes are not read again (sealing-policy §9), so it cannot be this kind too."""
+    kind = problems.kinds.get(id(obj))
+    return kind is not None and kind != label and type(obj) not in _BUILTIN_VALUES
 
 
 def _read_span(value: object) -> SourceSpan | Bad:
@@ -466,8 +482,12 @@ def _read_spans(value: object, problems: Problems, where: Where) -> object:
     for item in items:
         span = copies.get(id(item))
         if span is None:
-            span = copies[id(item)] = _read_span(item)
-            problems.held.append(item)
+            if _read_as_other(item, "SourceSpan", problems, where):
+                span = BAD
+            else:
+                span = copies[id(item)] = _read_span(item)
+                problems.kinds[id(item)] = "SourceSpan"
+                problems.held.append(item)
         spans.append(span)
     if BAD not in spans:  # SourceSpan's __eq__ is the dataclass's own: BAD is never equal
         return tuple(spans)
@@ -532,10 +552,18 @@ def read_record(
     copies = _copies(problems, schema.label)
     copy = copies.get(id(obj))
     if copy is None:
+        if _read_as_other(obj, schema.label, problems, (where, index, None)):
+            problems.add(
+                schema.code,
+                f"{_path((where, index, None))} is an object already read as a"
+                f" {problems.kinds[id(obj)]}: one object cannot be two kinds of record",
+            )
+            return None, {}
         read = _read_fields(obj, schema, problems, where, index)
         # A record read whole is kept alone, not in a pair: one tracked object fewer per
         # record for the cyclic collector to walk while the seal runs.
         copies[id(obj)] = read if read[0] is None else read[0]
+        problems.kinds[id(obj)] = schema.label
         problems.held.append(obj)
         return read
     if type(copy) is tuple:

@@ -362,3 +362,71 @@ def test_a_host_mapping_shared_in_facts_is_read_once() -> None:
     hostile = _with_facts(lawful, {**plain_facts, "left": host, "right": host})
     assert seal(hostile) == expected
     assert host.calls == 1
+
+
+# -- one object in two kinds of place ----------------------------------------------------------
+
+
+class _Both:
+    """A host object with the fields of two records (the first's win where both have one);
+    every read is counted."""
+
+    def __init__(self, first: object, second: object) -> None:
+        self.values = {f.name: getattr(second, f.name) for f in dc.fields(second)}
+        self.values.update({f.name: getattr(first, f.name) for f in dc.fields(first)})
+        self.reads: dict[str, int] = {}
+
+    def __getattr__(self, name: str) -> object:
+        if name in ("values", "reads"):
+            raise AttributeError(name)
+        if name not in self.values:
+            raise AttributeError(name)
+        self.reads[name] = self.reads.get(name, 0) + 1
+        return self.values[name]
+
+
+def test_one_object_as_the_budget_and_the_runs_consumption_is_refused_read_once() -> None:
+    """Its values would fit both places, but it cannot be read twice: the second place is a
+    malformed record, and no attribute is read more than once."""
+    episode = build_episode("sealed_candidate_replay_closed")
+    run = episode.geometric_search_run
+    both = _Both(episode.compute_budget_decision, run.budget_consumed)
+    outcome = seal(
+        dc.replace(
+            episode,
+            compute_budget_decision=both,
+            geometric_search_run=dc.replace(run, budget_consumed=both),
+        )
+    )
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_geometric_search_run" in outcome.reason_codes
+    assert "one object cannot be two kinds of record" in outcome.explanation
+    assert max(both.reads.values()) == 1
+
+
+def test_the_episode_itself_as_its_claimed_trace_input_is_refused_read_once() -> None:
+    from sealed_trace import build_practice_trace_input, seal_practice_trace
+
+    episode = build_episode("sealed_candidate_replay_closed")
+    claimed = build_practice_trace_input(episode)
+    both = _Both(episode, claimed)
+    outcome = seal_practice_trace(both, both)
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_trace_input" in outcome.reason_codes
+    assert max(both.reads.values()) == 1
+
+
+def test_one_object_as_a_span_and_a_record_is_refused_read_once() -> None:
+    episode = build_episode("sealed_candidate_replay_closed")
+    residual = episode.residuals[0]
+    both = _Both(residual, residual.evidence_spans[0])
+    assessment = episode.contract_assessment
+    outcome = seal(
+        dc.replace(
+            episode,
+            residuals=(both, *episode.residuals[1:]),
+            contract_assessment=dc.replace(assessment, evidence_spans=(both,)),
+        )
+    )
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert max(both.reads.values()) == 1
