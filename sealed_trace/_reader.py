@@ -9,6 +9,7 @@ code with a human-readable detail, and the field is reported unreadable.
 
 from __future__ import annotations
 
+import contextvars
 import operator
 import re
 from collections.abc import Callable, Mapping
@@ -122,6 +123,43 @@ Where: TypeAlias = str | tuple["Where", int | None, str | None]
 _HEX_ID: Final = re.compile("[0-9a-f]{64}")
 
 
+#: The ``value`` of each foreign enum member read so far in the running seal, by id, with
+#: the member (held): a member met in many places is read once (sealing-policy §9). None
+#: outside a seal; one per seal, thread or task (see :func:`begin_seal`).
+_ENUM_VALUES: Final[contextvars.ContextVar[dict[int, tuple[object, object]] | None]] = (
+    contextvars.ContextVar("sealed_trace_enum_values", default=None)
+)
+
+
+def begin_seal() -> contextvars.Token[dict[int, tuple[object, object]] | None]:
+    """Start this seal's reads of foreign enum values; pass the token to :func:`end_seal`."""
+    return _ENUM_VALUES.set({})
+
+
+def end_seal(token: contextvars.Token[dict[int, tuple[object, object]] | None]) -> None:
+    """End the seal :func:`begin_seal` started (its enum values are let go)."""
+    _ENUM_VALUES.reset(token)
+
+
+def _enum_value(member: object) -> object:
+    """A foreign enum member's ``value`` (a property of its own, perhaps, or missing): read
+    once per seal; BAD when reading it raises (sealing-policy §9)."""
+    read = _ENUM_VALUES.get()
+    if read is not None:
+        known = read.get(id(member))
+        if known is not None:
+            return known[1]
+    try:
+        value = cast(Enum, member).value
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # any exception is a malformed value
+        value = BAD
+    if read is not None:
+        read[id(member)] = (member, value)
+    return value
+
+
 def read_str(value: object) -> str | Bad:
     """Return ``value`` as an exact, UTF-8-encodable ``str``, or :data:`BAD`."""
     if type(value) is str:
@@ -129,11 +167,8 @@ def read_str(value: object) -> str | Bad:
     else:
         kind = type(value)
         if issubclass(kind, Enum):
-            try:  # a foreign enum's value may be a property of its own, or missing
-                value = cast(Enum, value).value
-            except KeyboardInterrupt:
-                raise
-            except BaseException:  # sealing-policy §9: any exception is a malformed value
+            value = _enum_value(value)
+            if value is BAD:
                 return BAD
             kind = type(value)
         if not issubclass(kind, str):  # not isinstance: that would read __class__

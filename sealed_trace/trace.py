@@ -1406,6 +1406,7 @@ def _guarded(
     want_input: bool,
 ) -> PracticeTraceOutcome | PracticeTraceInput:
     _headroom()
+    reading = r.begin_seal()
     try:
         return _outcome(episode, claimed, explanation, prior, want_input=want_input)
     except KeyboardInterrupt:
@@ -1415,6 +1416,7 @@ def _guarded(
         problems.add("sealer_internal_fault", f"reading the input raised {_class_name(error)}")
         return _refusal(problems, None)
     finally:
+        r.end_seal(reading)
         _restore()
 
 

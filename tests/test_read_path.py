@@ -430,3 +430,41 @@ def test_one_object_as_a_span_and_a_record_is_refused_read_once() -> None:
     )
     assert isinstance(outcome, PracticeTraceRefusal)
     assert max(both.reads.values()) == 1
+
+
+# -- a host enum member is read once per seal, wherever it stands ------------------------------
+
+from collections import Counter as _Counter  # noqa: E402
+from enum import Enum as _Enum  # noqa: E402
+from types import DynamicClassAttribute as _Dynamic  # noqa: E402
+
+_VALUE_READS: _Counter[str] = _Counter()
+
+
+class _ChangingDisposition(str, _Enum):
+    """A host replay disposition whose ``value`` is counted, and answers
+    ``contract_and_proof_closed`` from its second read on."""
+
+    CONTRACT_REFUSED = "contract_refused"
+    CONTRACT_CLOSED_BUT_PROOF_REFUSED = "contract_closed_but_proof_refused"
+    CONTRACT_AND_PROOF_CLOSED = "contract_and_proof_closed"
+
+    @_Dynamic
+    def value(self) -> str:  # type: ignore[override]
+        _VALUE_READS[self.name] += 1
+        first = _VALUE_READS[self.name] == 1
+        return self._value_ if first else "contract_and_proof_closed"  # type: ignore[return-value]
+
+
+def test_a_host_enum_member_in_many_records_is_read_once_per_seal() -> None:
+    plain = seal(build_episode("sealed_candidate_replay_closed", attempts=5))
+    episode = build_episode(
+        "sealed_candidate_replay_closed",
+        attempts=5,
+        record_types={"ReplayDisposition": _ChangingDisposition},
+    )
+    for _ in range(2):  # each seal reads each member once, afresh
+        _VALUE_READS.clear()
+        assert seal(episode) == plain
+        assert _VALUE_READS
+        assert set(_VALUE_READS.values()) == {1}
