@@ -715,27 +715,30 @@ def _segments(text: str, spans: Sequence[SourceSpan]) -> list[tuple[str, bool]]:
 
 
 _BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
-#: Categories written as escapes: controls, lone surrogates (no UTF-8 form), line and
+#: Categories written as escapes: controls, format characters (every invisible mark that
+#: can reorder or hide text, U+061C included), lone surrogates (no UTF-8 form), line and
 #: paragraph separators.
-_ESCAPED: Final = frozenset({"Cc", "Cs", "Zl", "Zp"})
+_ESCAPED: Final = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
-def _plain(c: str) -> bool:
-    return c in "\n\t" or (
+def _plain(c: str, kept: str) -> bool:
+    return c in kept or (
         (c.isprintable() or unicodedata.category(c) not in _ESCAPED) and c not in _BIDI
     )
 
 
-def _visible(text: str) -> str:
-    """``text`` with control, lone-surrogate, separator and bidirectional-control characters
-    written as escapes (``\\x1b``, ``\\u202e``), so a value cannot drive the terminal, reorder
-    what is shown or fail to encode; newlines and tabs are kept, every other character too."""
-    if text.isprintable() or all(_plain(c) for c in text):
+def _visible(text: str, *, lines: bool = False) -> str:
+    """``text`` with control, format, lone-surrogate, separator and bidirectional-control
+    characters written as escapes (``\\x1b``, ``\\u202e``), so a value cannot drive the
+    terminal, reorder what is shown or fail to encode; tabs are kept, and newlines where the
+    value is prose of several ``lines`` (elsewhere a newline could fake a heading)."""
+    kept = "\n\t" if lines else "\t"
+    if text.isprintable() or all(_plain(c, kept) for c in text):
         return text
     out = []
     for c in text:
         code = ord(c)
-        if _plain(c):
+        if _plain(c, kept):
             out.append(c)
         else:
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
@@ -954,7 +957,8 @@ def render_text(view: TraceView, *, colour: bool = False) -> str:
     if view.problem_text is not None:
         pieces = _segments(view.problem_text, spans)
         shown = "".join(
-            style.mark(_visible(piece)) if marked else _visible(piece) for piece, marked in pieces
+            style.mark(_visible(piece, lines=True)) if marked else _visible(piece, lines=True)
+            for piece, marked in pieces
         )
         out += ["    " + line for line in shown.split("\n")]
     if spans:
@@ -980,7 +984,7 @@ def render_text(view: TraceView, *, colour: bool = False) -> str:
     detail = _sealer_detail(outcome)
     if detail is not None:
         out += ["", _heading(style, _DETAIL_HEADING)]
-        out.append(f"  {_visible(detail)}")
+        out.append(f"  {_visible(detail, lines=True)}")
     return "\n".join(out) + "\n"
 
 
@@ -1070,7 +1074,7 @@ ul.tree ul li:not(:last-child)::after { content: ""; position: absolute; left: -
 
 def _e(text: object) -> str:
     """HTML-escaped text, control characters shown as escapes (for every value shown)."""
-    return html.escape(_visible(str(text)), quote=True)
+    return html.escape(_visible(str(text), lines=True), quote=True)
 
 
 def _html_tree(node: ChainNode) -> str:

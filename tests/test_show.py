@@ -574,13 +574,15 @@ def test_hostile_problem_text_is_escaped_in_html(tmp_path, capsys):
 def test_control_characters_of_the_problem_text_are_shown_as_escapes(tmp_path, capsys):
     spec = EpisodeSpec(
         problem_text="Maya had 12 marbles.\x1b[2J She gained 5 more marbles\u202e at recess. "
-        "How many marbles does Maya have now?",
+        "How many marbles\u061c does Maya have now?",
     )
     outcome, episode = _write_case(tmp_path, "control", spec)
     status, out, _ = _show(capsys, str(outcome), str(episode))
     assert status == 0
     assert ESC not in out
     assert "\u202e" not in out
+    assert "\u061c" not in out  # ARABIC LETTER MARK, a bidi mark of category Cf
+    assert "marbles\\u061c does" in out
     assert "marbles.\\x1b[2J She [gained]" in out
     status, page, _ = _show(capsys, str(outcome), str(episode), "--format", "html")
     assert ESC not in page
@@ -896,3 +898,27 @@ def test_an_outcome_given_as_the_episode_is_named_as_such(capsys):
     assert (status, out) == (2, "")
     _one_line_error(err, CLOSED)
     assert "an outcome document, not an episode document" in err
+
+
+def test_a_newline_in_a_one_line_field_cannot_fake_a_heading(tmp_path, capsys):
+    """A hand-made outcome, consistent with its own id, whose reason code holds a newline: the
+    newline is shown as an escape, so no line of the view starts with the forged text."""
+    import independent
+
+    document = _doc(EPISODES / "expected" / "forged-run-id.outcome.json")
+    document["reason_codes"][0] += "\nReason codes (0, in order)"
+    document["trace_refusal_id"] = independent.sha(
+        {
+            "trace_refusal_id": "",
+            "trace_policy_version": document["trace_policy_version"],
+            "input_digest": document["input_digest"],
+            "practice_disposition": document["practice_disposition"],
+            "reason_codes": document["reason_codes"],
+        }
+    )
+    path = tmp_path / "forged.outcome.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    status, out, err = _show(capsys, str(path))
+    assert (status, err) == (0, "")
+    assert "run_id_mismatch\\x0aReason codes (0, in order)" in out
+    assert not any(line.startswith("Reason codes (0") for line in out.splitlines())
