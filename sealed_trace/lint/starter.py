@@ -183,6 +183,11 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
         if below:
             note += f"; allows the {len(below)} modules below it too: narrow it if you can"
         first_party.setdefault(target, note)
+    # The sealer itself: a sealing module that imports sealed_trace does so to seal.
+    sealer: dict[str, str] = {}
+    for imported, _, line in sorted(_imports_of(sealed, Path(sealed.abspath)), key=lambda i: i[2]):
+        if imported.partition(".")[0] == "sealed_trace" and not _resolve(imported, None, modules):
+            sealer.setdefault("sealed_trace", f"the sealer, imported by {module} (line {line})")
     name = module.rpartition(".")[2].strip("_") or "sealed"
     lines += [
         "",
@@ -192,7 +197,11 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
         f'preset = "{_PRESET}"  # §15.1 value-type imports, §15.2 bans, §7.3 forbidden fields',
     ]
     allowed = sorted(first_party.items())
-    lines += _lines_of_list("allowed_imports", allowed, "it imports no first-party module today")
+    lines += _lines_of_list(
+        "allowed_imports",
+        sorted({**first_party, **sealer}.items()),
+        "it imports no first-party module today",
+    )
     closure = _closure(module, [m for m, _ in allowed], modules)
     upstream = [
         (

@@ -109,6 +109,20 @@ def test_the_findings_of_the_first_lint_are_forecast(
     assert "`import json`" not in out  # the preset allows it
 
 
+def test_a_sealing_module_that_imports_the_sealer_is_allowed_it(
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (src_kernel / "src" / "mykernel" / "sealing.py").write_text(
+        "from mykernel.residuals import Residual\nfrom sealed_trace import seal\n",
+        encoding="utf-8",
+    )
+    _, out, _ = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
+    assert _boundary(out)["allowed_imports"] == ["mykernel.residuals", "sealed_trace"]
+    assert "the sealer, imported by mykernel.sealing (line 2)" in out
+    assert _boundary(out)["upstream"] == ["mykernel.residuals"]
+    assert "# The first lint of this policy reports no findings." in out
+
+
 def test_a_function_taken_from_a_first_party_module_is_forecast_with_advice(
     src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
