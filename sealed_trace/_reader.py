@@ -97,15 +97,14 @@ class Problems:
     #: For a tuple of nested records that failed to read: where -> each item's
     #: ``(record, readable fields)``, so ids inside it stay usable without a second read.
     partial: dict[str, list[tuple[object | None, dict[str, object]]]] = field(default_factory=dict)
-    #: The kind each object read so far in this seal was read as, by id, and the objects
-    #: themselves (held, so that no id is reused while the seal runs); and each copy by
-    #: schema label and id: an
-    #: object that sits in several places is read once, and every place gets the same copy
-    #: (sealing-policy §9). An object met again as another kind is not read again: it is
-    #: malformed there.
-    kinds: dict[int, str] = field(default_factory=dict)
+    #: Every object read so far in this seal, by id, with its copy: a fresh reference
+    #: instance, or a :class:`Kept` for one that could not be read (or the episode itself).
+    #: An object that sits in several places is read once, and every place gets the same
+    #: copy (sealing-policy §9); met again as another kind of record, it is not read again: it
+    #: is malformed there. Each object is held in ``held`` until the seal ends, so that no id
+    #: is reused meanwhile.
+    copies: dict[object, object] = field(default_factory=dict)
     held: list[object] = field(default_factory=list)
-    copies: dict[str, dict[int, object]] = field(default_factory=dict)
 
     def add(self, code: str, detail: str) -> None:
         """Record ``code`` (kept once, in first-seen order) and its ``detail`` sentence."""
@@ -456,17 +455,15 @@ def _normal_span(text: object, start: object, end: object, index: object) -> boo
     )
 
 
-def _copies(problems: Problems, label: str) -> dict[int, object]:
-    """This seal's copies of ``label`` records, by the id of the object each was read from.
+class Kept:
+    """What a seal keeps of an object it could not copy whole: the kind it was read as, and
+    the fields that did read (by name)."""
 
-    An object that sits in several places is read once, and every place gets the same copy
-    (sealing-policy §9). Whoever adds a copy records its object's kind in ``problems.kinds``
-    and holds the object in ``problems.held``: until the seal ends, its id is not reused.
-    """
-    copies = problems.copies.get(label)
-    if copies is None:
-        copies = problems.copies[label] = {}
-    return copies
+    __slots__ = ("fields", "label")
+
+    def __init__(self, label: str, fields: dict[str, object]) -> None:
+        self.label = label
+        self.fields = fields
 
 
 #: Values of these exact types run no host code when read: the same one (None, an interned
@@ -474,11 +471,23 @@ def _copies(problems: Problems, label: str) -> dict[int, object]:
 _BUILTIN_VALUES: Final = frozenset({type(None), bool, int, float, str, bytes, tuple, list, dict})
 
 
-def _read_as_other(obj: object, label: str, problems: Problems, where: Where) -> bool:
-    """Whether ``obj`` was read already in this seal as a kind other than ``label``: its
-    attributes are not read again (sealing-policy §9), so it cannot be this kind too."""
-    kind = problems.kinds.get(id(obj))
-    return kind is not None and kind != label and type(obj) not in _BUILTIN_VALUES
+def _key(obj: object, label: str) -> object:
+    """The key of ``obj``'s copy in ``Problems.copies``: its id, or for a builtin value its id
+    with the kind it is read as."""
+    return id(obj) if type(obj) not in _BUILTIN_VALUES else (label, id(obj))
+
+
+def _kind_of(copy: object) -> str:
+    """The kind of record a copy in ``Problems.copies`` was read as."""
+    if type(copy) is Kept:
+        return copy.label
+    return _LABELS.get(type(copy), type(copy).__name__)
+
+
+def keep(problems: Problems, obj: object, label: str) -> None:
+    """Hold ``obj`` as read already, as a ``label`` (the episode, say): no record besides."""
+    problems.copies[_key(obj, label)] = Kept(label, {})
+    problems.held.append(obj)
 
 
 def _read_span(value: object) -> SourceSpan | Bad:
@@ -512,17 +521,17 @@ def _read_spans(value: object, problems: Problems, where: Where) -> object:
     if isinstance(items, Bad):
         problems.add("malformed_evidence_span", f"{_path(where)} is not a tuple of spans")
         return BAD
-    copies = _copies(problems, "SourceSpan")
+    copies = problems.copies
     spans: list[object] = []
     for item in items:
-        span = copies.get(id(item))
+        key = _key(item, "SourceSpan")
+        span = copies.get(key)
         if span is None:
-            if _read_as_other(item, "SourceSpan", problems, where):
-                span = BAD
-            else:
-                span = copies[id(item)] = _read_span(item)
-                problems.kinds[id(item)] = "SourceSpan"
-                problems.held.append(item)
+            span = _read_span(item)
+            copies[key] = span if span is not BAD else Kept("SourceSpan", {})
+            problems.held.append(item)
+        elif type(span) is not SourceSpan:  # a span that did not read, or another kind
+            span = BAD
         spans.append(span)
     if BAD not in spans:  # SourceSpan's __eq__ is the dataclass's own: BAD is never equal
         return tuple(spans)
@@ -584,26 +593,23 @@ def read_record(
         read successfully, by name (so an id can still be used when another field of the
         same record is malformed). ``fields`` is empty when the record was read.
     """
-    copies = _copies(problems, schema.label)
-    copy = copies.get(id(obj))
+    key = _key(obj, schema.label)
+    copy = problems.copies.get(key)
     if copy is None:
-        if _read_as_other(obj, schema.label, problems, (where, index, None)):
-            problems.add(
-                schema.code,
-                f"{_path((where, index, None))} is an object already read as a"
-                f" {problems.kinds[id(obj)]}: one object cannot be two kinds of record",
-            )
-            return None, {}
-        read = _read_fields(obj, schema, problems, where, index)
-        # A record read whole is kept alone, not in a pair: one tracked object fewer per
-        # record for the cyclic collector to walk while the seal runs.
-        copies[id(obj)] = read if read[0] is None else read[0]
-        problems.kinds[id(obj)] = schema.label
+        record, fields = _read_fields(obj, schema, problems, where, index)
+        problems.copies[key] = record if record is not None else Kept(schema.label, fields)
         problems.held.append(obj)
-        return read
-    if type(copy) is tuple:
-        return copy
-    return copy, _NO_FIELDS
+        return record, fields
+    if type(copy) is schema.cls:
+        return copy, _NO_FIELDS
+    if type(copy) is Kept and copy.label == schema.label:
+        return None, copy.fields
+    problems.add(
+        schema.code,
+        f"{_path((where, index, None))} is an object already read as a {_kind_of(copy)}:"
+        " one object cannot be two kinds of record",
+    )
+    return None, {}
 
 
 def _read_fields(
@@ -861,6 +867,9 @@ SCHEMAS: Final = {
     )
 }
 
+
+#: The kind of record each reference class is read as.
+_LABELS: Final[dict[type, str]] = {schema.cls: schema.label for schema in SCHEMAS.values()}
 
 _evidence_spans = operator.attrgetter("evidence_spans")
 

@@ -400,8 +400,7 @@ class _Checker:
         # Each episode attribute is read exactly once: an input that answers differently on
         # a second read cannot make two checks see two different episodes.
         self.top = {name: _get(episode, name) for name in _EPISODE_FIELDS}
-        problems.kinds[id(episode)] = "PracticeEpisode"  # and no record besides
-        problems.held.append(episode)
+        r.keep(problems, episode, "PracticeEpisode")  # and no record besides
         self.e = _Episode(problems)
         self.p = problems
         # Ids usable in the §12.1 payload; a key is absent when its value did not read.
