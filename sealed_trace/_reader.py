@@ -593,6 +593,9 @@ def read_record(
     key = id(obj) if type(obj) not in _BUILTIN_VALUES else (schema.label, id(obj))
     copy = problems.copies.get(key)
     if copy is None:
+        # Kept as being read first: met again inside its own fields, as any kind, it is not
+        # read twice.
+        problems.copies[key] = Kept(f"{schema.label} (being read)", {})
         record, fields = _read_fields(obj, schema, problems, where, index)
         problems.copies[key] = record if record is not None else Kept(schema.label, fields)
         problems.held.append(obj)

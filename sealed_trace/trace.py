@@ -1404,9 +1404,11 @@ def _guarded(
     *,
     want_input: bool,
 ) -> PracticeTraceOutcome | PracticeTraceInput:
-    _headroom()
+    entered = False
     reading = r.begin_seal()
     try:
+        _headroom()
+        entered = True
         return _outcome(episode, claimed, explanation, prior, want_input=want_input)
     except KeyboardInterrupt:
         raise
@@ -1416,7 +1418,8 @@ def _guarded(
         return _refusal(problems, None)
     finally:
         r.end_seal(reading)
-        _restore()
+        if entered:
+            _restore()
 
 
 #: Frames a seal may use below its caller: the deepest episode that seals (facts nested to
@@ -1431,7 +1434,8 @@ _HEADROOM: Final = 400
 # writes of interpreter state, and they change nothing the outcome is computed from. The
 # limit is one per process, so seals running at once (threads) share one record of it: it is
 # raised as far as the deepest of them needs, and put back only when the last one ends.
-_LIMIT_LOCK: Final = threading.Lock()  # sealed-trace: ignore[ST201] -- headroom lock
+# Re-entrant: a signal handler that seals runs on the thread that may hold it.
+_LIMIT_LOCK: Final = threading.RLock()  # sealed-trace: ignore[ST201] -- headroom lock
 
 
 @dataclass
@@ -1454,7 +1458,6 @@ def _headroom() -> None:
     while frame is not None:
         depth += 1
         frame = frame.f_back  # type: ignore[assignment]  # sealed-trace: ignore[ST202] -- stack headroom
-    needed = depth + _HEADROOM
     with _LIMIT_LOCK:
         state = _LIMIT
         current = sys.getrecursionlimit()  # sealed-trace: ignore[ST201] -- stack headroom
@@ -1462,6 +1465,10 @@ def _headroom() -> None:
             state.ours = 0  # the limit in force now is the one to come back to
             state.before = current
         state.running += 1
+        # Never more than _HEADROOM above the limit the seals found: a seal nested in a seal
+        # (a host read that seals) gets no new room, so unbounded nesting ends in a refusal,
+        # not in a stack overflow of the interpreter itself.
+        needed = min(depth + _HEADROOM, state.before + _HEADROOM)
         if needed > current:
             sys.setrecursionlimit(needed)  # sealed-trace: ignore[ST201] -- stack headroom
             state.ours = needed

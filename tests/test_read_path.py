@@ -468,3 +468,58 @@ def test_a_host_enum_member_in_many_records_is_read_once_per_seal() -> None:
         assert seal(episode) == plain
         assert _VALUE_READS
         assert set(_VALUE_READS.values()) == {1}
+
+
+def test_a_record_that_is_its_own_field_is_not_read_as_two_kinds() -> None:
+    episode = build_episode("sealed_candidate_replay_closed")
+    run = episode.geometric_search_run
+    first = run.candidate_attempts[0]
+    both = _Both(first, first.budget_charge)
+    both.values["budget_charge"] = both
+    attempts = (both, *run.candidate_attempts[1:])
+    outcome = seal(
+        dc.replace(episode, geometric_search_run=dc.replace(run, candidate_attempts=attempts))
+    )
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_candidate_attempt" in outcome.reason_codes
+    assert max(both.reads.values()) == 1
+
+
+class _SelfMapping(_Mapping):
+    """A host Mapping holding itself under "a"; counts its reads."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __getitem__(self, key):
+        return self
+
+    def __len__(self) -> int:
+        return 1
+
+    def __iter__(self):
+        return iter(["a"])
+
+    def items(self):
+        self.calls += 1
+        return [("a", self)]
+
+
+def test_a_host_mapping_that_holds_itself_is_read_once_and_refused() -> None:
+    episode = build_episode("sealed_candidate_replay_closed")
+    host = _SelfMapping()
+    outcome = seal(_with_facts(episode, {"loop": host}))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_problem_frame" in outcome.reason_codes
+    assert host.calls == 1
+
+
+def test_a_host_mapping_that_repeats_a_key_is_unreadable() -> None:
+    class Repeating(_HostMapping):
+        def items(self):
+            return [("a", 1), ("a", 2)]
+
+    episode = build_episode("sealed_candidate_replay_closed")
+    outcome = seal(_with_facts(episode, {"m": Repeating({"a": 2})}))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert "malformed_problem_frame" in outcome.reason_codes

@@ -194,3 +194,26 @@ def test_seals_in_threads_share_the_raised_limit_and_put_it_back_last() -> None:
         thread.join(60)
     assert outcomes == {"A": expected, "B": expected}
     assert sys.getrecursionlimit() == limit
+
+
+def test_seals_nested_without_end_refuse_instead_of_overflowing_the_interpreter() -> None:
+    """A host read that seals again, without end: each nested seal gets no more room than
+    the first, so the nesting ends in a refusal inside, and the outer seal still returns."""
+    import dataclasses
+
+    episode = build_episode("sealed_contract_closed_proof_refused", attempts=1)
+    limit = sys.getrecursionlimit()
+    inner: list[object] = []
+
+    class Frame:
+        def __getattr__(self, name: str) -> object:
+            if name == "frame_digest":
+                inner.append(seal(hostile))
+            return getattr(episode.problem_frame, name)
+
+    hostile = dataclasses.replace(episode, problem_frame=Frame())
+    outcome = seal(hostile)
+    assert isinstance(outcome, (SealedPracticeTrace, type(inner[0])))
+    assert inner
+    assert sys.getrecursionlimit() == limit
+    assert sys.getrecursionlimit() < limit + 1000

@@ -103,10 +103,13 @@ def _thaw(
         return value
     seen = done.get(id(value))
     if seen is not None:
+        if seen[1] < 0:  # met again inside itself: read once, it is a cycle
+            raise IdentityError("cycle_in_payload", "$", "a container holds itself")
         _count(left, seen[1])
         return seen[0]
     before = left[0]
     _count(left, 1)
+    done[id(value)] = (None, -1, value)  # being copied
     copy: object
     if issubclass(kind, dict):  # the dict's own items, not an override's
         pairs: Iterable[tuple[object, object]] = dict.items(value)  # type: ignore[arg-type]
@@ -115,11 +118,13 @@ def _thaw(
         # A host Mapping's own methods run here: its length is read once, and items that end
         # early (a StopIteration passing for the end) are an unreadable value, not fewer facts.
         expected = len(value)  # type: ignore[arg-type]
-        pairs = value.items()  # type: ignore[attr-defined]  # (the host's own items())
+        pairs = list(value.items())  # type: ignore[attr-defined]  # (the host's own items())
         copy = {key: _thaw(item, depth + 1, left, done) for key, item in pairs}
-        if len(copy) != expected:
+        if len(pairs) != expected or len(copy) != expected:
             raise IdentityError(
-                "unreadable_mapping", "$", f"a mapping gave {len(copy)} of its {expected} items"
+                "unreadable_mapping",
+                "$",
+                f"a mapping of {expected} items gave {len(pairs)} pairs, {len(copy)} keys",
             )
     elif issubclass(kind, list):
         items: Iterable[object] = list.__iter__(value)  # type: ignore[arg-type]
