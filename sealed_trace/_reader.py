@@ -412,11 +412,14 @@ class RecordSchema:
         tuple[str, Check | None, Callable[[object, Problems, Where], object] | None, str], ...
     ] = field(init=False, repr=False, compare=False)
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    #: What a record of this kind holds in ``Problems.copies`` while its fields are read.
+    being_read: Kept = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         plan = tuple((name, kind.check, kind.read, kind.what) for name, kind in self.fields)
         object.__setattr__(self, "plan", plan)
         object.__setattr__(self, "names", tuple(name for name, _ in self.fields))
+        object.__setattr__(self, "being_read", Kept(f"{self.label} (being read)", {}))
         declared = [f.name for f in dataclass_fields(self.cls)]
         if list(self.names) != declared:
             raise TypeError(f"{self.label} schema fields {list(self.names)} differ from {declared}")
@@ -595,7 +598,7 @@ def read_record(
     if copy is None:
         # Kept as being read first: met again inside its own fields, as any kind, it is not
         # read twice.
-        problems.copies[key] = Kept(f"{schema.label} (being read)", {})
+        problems.copies[key] = schema.being_read
         record, fields = _read_fields(obj, schema, problems, where, index)
         problems.copies[key] = record if record is not None else Kept(schema.label, fields)
         problems.held.append(obj)
