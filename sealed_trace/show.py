@@ -491,7 +491,12 @@ def load_view(
     episode: Mapping[str, object] | None = None
     if episode_data is not None:
         where = episode_path or "EPISODE"
-        if _is_outcome_document(episode_data):
+        try:
+            decoded = json.loads(episode_data.decode("utf-8"))
+        except (ValueError, RecursionError):  # seal_document names the fault, or refuses
+            decoded = None
+        episode = decoded if type(decoded) is dict else {}
+        if episode.get("format") == OUTCOME_FORMAT:
             raise ShowError(f"{where}: an outcome document, not an episode document")
         try:
             resealed = seal_document(episode_data)
@@ -502,11 +507,6 @@ def load_view(
             raise EpisodeMismatchError(
                 f"{where}: sealing it does not give {outcome_path} (differs in {fields})"
             )
-        try:
-            decoded = json.loads(episode_data.decode("utf-8"))
-        except (ValueError, RecursionError):  # refused for it; nothing more to read
-            decoded = None
-        episode = decoded if type(decoded) is dict else {}
     if isinstance(outcome, PracticeTraceRefusal):
         text = _get(_get(episode, "problem_frame"), "problem_text")
         return TraceView(
@@ -516,14 +516,6 @@ def load_view(
             problem_text=text if isinstance(text, str) else None,
         )
     return _sealed_view(outcome_path, outcome, episode_path, episode)
-
-
-def _is_outcome_document(data: bytes) -> bool:
-    try:
-        document = json.loads(data.decode("utf-8"))
-    except (ValueError, RecursionError):
-        return False
-    return type(document) is dict and document.get("format") == OUTCOME_FORMAT
 
 
 def _get(record: object, key: str) -> object:
