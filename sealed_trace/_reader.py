@@ -471,8 +471,13 @@ class Kept:
 
 #: Values of these exact types run no host code when read: the same one (None, an interned
 #: string) may stand in places of several kinds, each reported as its own kind reports it.
-#: Their copies are keyed by (kind, id), every other object's by its id alone.
 _BUILTIN_VALUES: Final = frozenset({type(None), bool, int, float, str, bytes, tuple, list, dict})
+
+
+def _key(obj: object, label: str) -> object:
+    """The key of ``obj``'s copy in ``Problems.copies``: its id, or for a builtin value its id
+    with the kind it is read as."""
+    return id(obj) if type(obj) not in _BUILTIN_VALUES else (label, id(obj))
 
 
 def _kind_of(copy: object) -> str:
@@ -484,9 +489,7 @@ def _kind_of(copy: object) -> str:
 
 def keep(problems: Problems, obj: object, label: str) -> None:
     """Hold ``obj`` as read already, as a ``label`` (the episode, say): no record besides."""
-    problems.copies[id(obj) if type(obj) not in _BUILTIN_VALUES else (label, id(obj))] = Kept(
-        label, {}
-    )
+    problems.copies[_key(obj, label)] = Kept(label, {})
     problems.held.append(obj)
 
 
@@ -524,7 +527,7 @@ def _read_spans(value: object, problems: Problems, where: Where) -> object:
     copies = problems.copies
     spans: list[object] = []
     for item in items:
-        key = id(item) if type(item) not in _BUILTIN_VALUES else ("SourceSpan", id(item))
+        key = _key(item, "SourceSpan")
         span = copies.get(key)
         if span is None:
             span = _read_span(item)
@@ -593,7 +596,7 @@ def read_record(
         read successfully, by name (so an id can still be used when another field of the
         same record is malformed). ``fields`` is empty when the record was read.
     """
-    key = id(obj) if type(obj) not in _BUILTIN_VALUES else (schema.label, id(obj))
+    key = _key(obj, schema.label)
     copy = problems.copies.get(key)
     if copy is None:
         # Kept as being read first: met again inside its own fields, as any kind, it is not
