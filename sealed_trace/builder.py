@@ -14,6 +14,7 @@ every other id valid. This module is not part of the sealing boundary: it is a f
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -625,12 +626,32 @@ def convert_records(value: Any, record_types: Mapping[str, Callable[..., Any]] |
             for f in dataclasses.fields(value)
         }
         factory = record_types.get(type(value).__name__)
-        return factory(**fields) if factory else dataclasses.replace(value, **fields)
+        if factory is None:
+            return dataclasses.replace(value, **fields)
+        return factory(**_accepted(factory, fields, value))
     if isinstance(value, tuple):
         return tuple(convert_records(item, record_types) for item in value)
     if isinstance(value, Enum) and type(value).__name__ in record_types:
         return record_types[type(value).__name__](value.value)
     return value
+
+
+def _accepted(factory: Callable[..., Any], fields: dict[str, Any], value: Any) -> dict[str, Any]:
+    """``fields`` less those the host factory does not take and that hold their default (a
+    host episode type written before ADR-0233 has no bound-record fields, and an episode
+    that is not bound leaves them empty)."""
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return fields
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return fields
+    defaults = {f.name: f.default for f in dataclasses.fields(value)}
+    return {
+        name: item
+        for name, item in fields.items()
+        if name in parameters or item != defaults.get(name, dataclasses.MISSING)
+    }
 
 
 def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:

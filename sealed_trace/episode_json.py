@@ -12,14 +12,15 @@ signed 64-bit range, make the document a ``trace_invalid_input`` refusal.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import fields as dataclass_fields
 from dataclasses import is_dataclass
 from enum import Enum
 from types import SimpleNamespace
-from typing import Final
+from typing import Final, cast
 
-from sealed_trace import _reader as r
+from sealed_trace._reader import SCHEMAS, Problems
 from sealed_trace.identity import (
     MAX_ABS_INT,
     MAX_DEPTH,
@@ -29,16 +30,15 @@ from sealed_trace.identity import (
     identity_digest,
 )
 from sealed_trace.trace import (
+    IdentityLayout,
     PracticeEpisode,
     PracticeTraceInput,
     PracticeTraceOutcome,
     PracticeTraceRefusal,
     SealedPracticeTrace,
-    _refusal_identity_payload,
-    _refuse_document,
-    _seal_with_problems,
-    _trace_identity_payload,
 )
+from sealed_trace.trace._outcome import refusal_identity_payload, trace_identity_payload
+from sealed_trace.trace._pipeline import NO_CLAIM, layout_of, refuse_document, run
 from sealed_trace.upstream.spans import span_payload
 
 __all__ = [
@@ -74,6 +74,12 @@ _ARRAY_KEYS: Final = {
     "replay_results": "ReplayAdapterResult",
     "replay_refusals": "ReplayAdapterRefusal",
 }
+#: Bound records (ADR-0233; sealing-policy §10): optional arrays.
+_BOUND_KEYS: Final = {
+    "candidate_operator_results": "CandidateOperatorResult",
+    "candidate_attempt_bindings": "CandidateAttemptRunBinding",
+}
+_LAYOUT_KEY: Final = "identity_layout"
 _TOP_KEYS: Final = frozenset(
     {
         "format",
@@ -81,14 +87,19 @@ _TOP_KEYS: Final = frozenset(
         "schema_versions",
         "policy_versions",
         "trace_input",
+        _LAYOUT_KEY,
         *_RECORD_KEYS,
         *_ARRAY_KEYS,
+        *_BOUND_KEYS,
     }
 )
 # Fields holding nested records, by (record label, field name) -> nested label.
 _NESTED: Final = {
     ("CandidateAttempt", "budget_charge"): "BudgetCharge",
     ("GeometricSearchRun", "budget_consumed"): "BudgetConsumed",
+    ("CandidateOperatorResult", "candidate_attempt"): "CandidateAttempt",
+    ("CandidateOperatorResult", "candidate_reconstruction"): "CandidateReconstruction",
+    ("CandidateAttemptRunBinding", "budget_charge"): "BudgetCharge (binding)",
 }
 _NESTED_ARRAYS: Final = {
     ("GeometricSearchRun", "candidate_attempts"): "CandidateAttempt",
@@ -113,24 +124,7 @@ class _Rejected:
         return f"<rejected {self.what}>"
 
 
-def _too_deep(value: object) -> bool:
-    """Whether decoded JSON nests deeper than :data:`MAX_DOCUMENT_DEPTH` (iterative, linear)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if type(item) is dict:
-            children: list[object] = list(item.values())
-        elif type(item) is list:
-            children = item
-        else:
-            continue
-        if depth > MAX_DOCUMENT_DEPTH:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
-
-
-def _parse(text: str, problems: r.Problems) -> object:
+def _parse(text: str, problems: Problems) -> object:
     def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
         out: dict[str, object] = {}
         for key, value in items:
@@ -174,7 +168,7 @@ def _to_tuple(value: object) -> object:
     return value
 
 
-def _span(value: object, problems: r.Problems, where: str) -> object:
+def _span(value: object, problems: Problems, where: str) -> object:
     if type(value) is not dict:
         return value
     unknown = sorted(set(value) - set(_SPAN_KEYS))
@@ -183,11 +177,11 @@ def _span(value: object, problems: r.Problems, where: str) -> object:
     return SimpleNamespace(**{k: v for k, v in value.items() if k in _SPAN_KEYS})
 
 
-def _record(value: object, label: str, problems: r.Problems, where: str) -> object:
+def _record(value: object, label: str, problems: Problems, where: str) -> object:
     """Turn a JSON object into an attribute record for ``label``; report unknown keys."""
     if type(value) is not dict:
         return value
-    schema = r.SCHEMAS[label]
+    schema = SCHEMAS[label]
     names = [name for name, _ in schema.fields]
     unknown = sorted(set(value) - set(names))
     if unknown:
@@ -216,7 +210,7 @@ def _record(value: object, label: str, problems: r.Problems, where: str) -> obje
     return SimpleNamespace(**attrs)
 
 
-def _episode(document: dict[str, object], problems: r.Problems) -> tuple[object, object | None]:
+def _episode(document: dict[str, object], problems: Problems) -> tuple[object, object | None]:
     unknown = sorted(set(document) - _TOP_KEYS)
     if unknown:
         problems.add("malformed_episode_document", f"unknown top-level keys {unknown}")
@@ -228,7 +222,7 @@ def _episode(document: dict[str, object], problems: r.Problems) -> tuple[object,
     attrs: dict[str, object] = {}
     for key, label in _RECORD_KEYS.items():
         attrs[key] = _record(document.get(key), label, problems, key)
-    for key, label in _ARRAY_KEYS.items():
+    for key, label in {**_ARRAY_KEYS, **_BOUND_KEYS}.items():
         if key in document:
             value = document[key]
             attrs[key] = (
@@ -255,50 +249,100 @@ def _episode(document: dict[str, object], problems: r.Problems) -> tuple[object,
     return SimpleNamespace(**attrs), claimed
 
 
-def seal_document(data: bytes) -> PracticeTraceOutcome:
-    """Decode an episode document and seal it (episode-format.md).
+def seal_document(
+    data: bytes, *, layout: IdentityLayout | str | None = None
+) -> PracticeTraceOutcome:
+    """Decode an episode document and seal it (episode-format.md; sealing-policy §10).
 
     Args:
         data: the document's bytes (UTF-8 JSON).
+        layout: the identity layout to seal under, when the document names none in its
+            ``identity_layout`` key; ``adr-0230`` when neither does.
 
     Returns:
         The outcome: a sealed trace, or a refusal for any JSON that is not a valid episode
         (duplicate keys, floats, NaN/Infinity, lone surrogates, bools where ints belong,
-        nesting or integers beyond the limits, unknown keys, wrong format, ...).
+        nesting or integers beyond the limits, unknown keys, wrong format, an unknown
+        ``identity_layout``, ...). Nesting is counted on the text before it is decoded.
 
     Raises:
-        DocumentError: the bytes are not UTF-8, or not JSON.
+        DocumentError: the bytes are not UTF-8, or not JSON, or the document names another
+            identity layout than ``layout``.
+        ValueError: ``layout`` names no identity layout.
     """
+    chosen = layout_of(layout) if layout is not None else None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise DocumentError(f"not UTF-8 (byte {error.start})") from None
     if text.startswith("\ufeff"):
         raise DocumentError("starts with a byte order mark; save it as UTF-8 without BOM")
-    problems = r.Problems()
-    too_deep = False
-    try:
-        document = _parse(text, problems)
-    except RecursionError:  # only far past the limit: where depends on the interpreter
-        too_deep = True
-    except ValueError as error:
-        raise DocumentError(f"not JSON: {error}") from None
-    if too_deep or _too_deep(document):
-        # The same refusal however far the interpreter's decoder got (sealing-policy §9):
-        # nothing found before the recursion limit is reported.
-        deep = r.Problems()
+    fallback = chosen or IdentityLayout.ADR_0230
+    if nests_deeper_than(text, MAX_DOCUMENT_DEPTH):
+        # Counted on the text: no decoder ever runs on a document this deep (§11).
+        deep = Problems()
         deep.add(
             "malformed_episode_document", f"nesting deeper than {MAX_DOCUMENT_DEPTH} containers"
         )
-        return _refuse_document(deep)
+        return refuse_document(deep, fallback)
+    problems = Problems()
+    try:
+        document = _parse(text, problems)
+    except ValueError as error:
+        raise DocumentError(f"not JSON: {error}") from None
     if type(document) is not dict:
         problems.add(
             "malformed_episode_document",
             f"the document is {_json_kind(document)}, not a JSON object",
         )
-        return _refuse_document(problems)
+        return refuse_document(problems, fallback)
+    named = _document_layout(document, chosen, problems)
     episode, claimed = _episode(document, problems)
-    return _seal_with_problems(episode, claimed, problems)
+    claim = NO_CLAIM if claimed is None else claimed
+    outcome = run(episode, claimed=claim, layout=named or fallback, prior=problems)
+    return cast(PracticeTraceOutcome, outcome)
+
+
+def _document_layout(
+    document: dict[str, object], chosen: IdentityLayout | None, problems: Problems
+) -> IdentityLayout | None:
+    """The layout the document names (sealing-policy §10), checked against the caller's."""
+    if _LAYOUT_KEY not in document:
+        return None
+    value = document[_LAYOUT_KEY]
+    try:
+        named = layout_of(value)
+    except ValueError:
+        problems.add(
+            "malformed_episode_document",
+            f"identity_layout is {value!r}, not one of "
+            + ", ".join(layout.value for layout in IdentityLayout),
+        )
+        return None
+    if chosen is not None and chosen is not named:
+        raise DocumentError(f"the document names identity layout {named.value}, not {chosen.value}")
+    return named
+
+
+_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
+_INNERMOST: Final = re.compile(r"\[\]|\{\}")
+
+
+def nests_deeper_than(text: str, limit: int) -> bool:
+    """Whether a JSON text nests containers deeper than ``limit`` (the root is depth 1),
+    counted on its characters before any decoder runs (sealing-policy §11): strings are
+    dropped, then each pass removes the innermost bracket pairs, at most ``limit`` passes.
+    Constant stack; a text whose brackets do not pair is left to the decoder."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    for _ in range(limit):
+        if not brackets:
+            return False
+        inner = _INNERMOST.sub("", brackets)
+        if inner == brackets:
+            return False  # unpaired brackets: not JSON, and the decoder will say so
+        brackets = inner
+    return bool(brackets) and _INNERMOST.search(brackets) is not None
 
 
 def outcome_document(outcome: PracticeTraceOutcome) -> dict[str, object]:
@@ -313,7 +357,7 @@ def outcome_document(outcome: PracticeTraceOutcome) -> dict[str, object]:
         value = getattr(outcome, f.name)
         if f.name == "evidence_spans":
             value = [span_payload(span) for span in value]
-        elif f.name == "practice_disposition":
+        elif f.name in ("practice_disposition", "identity_layout"):
             value = value.value
         elif f.name == "explanation":
             value = value.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -405,10 +449,10 @@ def outcome_id_reproduces(outcome: PracticeTraceOutcome) -> bool:
     """
     try:
         if isinstance(outcome, SealedPracticeTrace):
-            payload = _trace_identity_payload(outcome)
+            payload = trace_identity_payload(outcome)
             return digest_of_canonical(canonical_json(payload)) == outcome.trace_id
         if isinstance(outcome, PracticeTraceRefusal):
-            payload = _refusal_identity_payload(outcome)
+            payload = refusal_identity_payload(outcome)
             return identity_digest(payload) == outcome.trace_refusal_id
     except Exception:
         return False

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from json.encoder import encode_basestring
-from typing import Final
+from typing import Final, cast
 
 __all__ = [
     "MAX_ABS_INT",
@@ -74,38 +74,66 @@ def _check_str(value: str, path: str) -> None:
         raise IdentityError("lone_surrogate", path, "string holds a lone surrogate") from None
 
 
-def _check(value: object, path: str, depth: int, active: set[int], limit: int = MAX_DEPTH) -> None:
-    kind = type(value)
+def _check_scalar(value: object, kind: type, path: str) -> bool:
+    """Check a scalar; True when ``value`` is a container (to be walked), else raise or
+    return False."""
     if value is None or kind is bool:
-        return
+        return False
     if kind is int:
-        if not -MAX_ABS_INT <= value < MAX_ABS_INT:  # type: ignore[operator]
+        if not -MAX_ABS_INT <= cast(int, value) < MAX_ABS_INT:
             raise IdentityError("integer_out_of_range", path, "beyond the signed 64-bit range")
-        return
+        return False
     if kind is str:
-        _check_str(value, path)  # type: ignore[arg-type]
-        return
+        _check_str(cast(str, value), path)
+        return False
     if kind is float:
         raise IdentityError("float_in_payload", path, "floats, NaN and Infinity are forbidden")
     # Compared by identity: ``in`` or ``==`` would run a metaclass's __eq__.
     if kind is not dict and kind is not list and kind is not tuple:
         raise IdentityError("unsupported_type", path, f"{_name(kind)} is not a JSON value")
-    if depth >= limit:
-        raise IdentityError("payload_too_deep", path, f"nesting deeper than {limit}")
-    marker = id(value)
-    if marker in active:
-        raise IdentityError("cycle_in_payload", path, "container contains itself")
-    active.add(marker)
-    if kind is dict:
-        for key, item in value.items():  # type: ignore[attr-defined]
+    return True
+
+
+def _children(value: object, path: str) -> Iterator[tuple[str, object]]:
+    """A container's items with their paths; a dict's keys checked on the way."""
+    if type(value) is dict:
+        for key, item in cast(dict[object, object], value).items():
             if type(key) is not str:
                 raise IdentityError("non_string_key", path, f"key of type {_name(type(key))}")
             _check_str(key, path)
-            _check(item, f"{path}.{key}", depth + 1, active, limit)
+            yield f"{path}.{key}", item
     else:
-        for index, item in enumerate(value):  # type: ignore[arg-type]
-            _check(item, f"{path}[{index}]", depth + 1, active, limit)
-    active.discard(marker)
+        for index, item in enumerate(cast(list[object], value)):
+            yield f"{path}[{index}]", item
+
+
+def _check(value: object, path: str, limit: int = MAX_DEPTH) -> None:
+    """Raise IdentityError for anything ADR §12 forbids; one walk with an explicit stack, so
+    the check needs the same few frames at any nesting (sealing-policy §11)."""
+    if not _check_scalar(value, type(value), path):
+        return
+    sentinel: Iterator[tuple[str, object]] = iter(())
+    stack = [(sentinel, 0)]  # a sentinel frame: the walk ends when it is popped
+    active: set[int] = set()
+    pending: list[tuple[object, str]] = [(value, path)]
+    while pending or len(stack) > 1:
+        if pending:
+            item, where = pending.pop()
+            depth = len(stack) - 1
+            if depth >= limit:
+                raise IdentityError("payload_too_deep", where, f"nesting deeper than {limit}")
+            if id(item) in active:
+                raise IdentityError("cycle_in_payload", where, "container contains itself")
+            active.add(id(item))
+            stack.append((_children(item, where), id(item)))
+        children, marker = stack[-1]
+        for where, child in children:
+            if _check_scalar(child, type(child), where):
+                pending.append((child, where))
+                break
+        else:
+            stack.pop()
+            active.discard(marker)
 
 
 def canonical_json(payload: object, *, max_depth: int = MAX_DEPTH, checked: bool = True) -> str:
@@ -127,7 +155,7 @@ def canonical_json(payload: object, *, max_depth: int = MAX_DEPTH, checked: bool
             :data:`MAX_ABS_INT`, or any non-JSON type (including subclasses of JSON types).
     """
     if checked:
-        _check(payload, "$", 0, set(), max_depth)
+        _check(payload, "$", max_depth)
     return _ENCODE(payload)
 
 
@@ -142,7 +170,7 @@ def identity_digest(payload: object, *, checked: bool = True) -> str:
         IdentityError: as :func:`canonical_json` (when checked).
     """
     if checked:
-        _check(payload, "$", 0, set())
+        _check(payload, "$")
     return hashlib.sha256(_ENCODE(payload).encode("utf-8")).hexdigest()
 
 

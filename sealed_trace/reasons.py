@@ -155,6 +155,29 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
         "unknown key, a duplicate key, a float, NaN/Infinity, an integer beyond the limit, "
         "nesting beyond the limit, or a record that is not an object.",
     ),
+    "malformed_candidate_operator_result": _r(
+        INVALID,
+        "A CandidateOperatorResult (or its CandidateReconstruction) has a missing or wrongly "
+        "typed field or a malformed id; or candidate_operator_results is not a tuple of "
+        "records.",
+    ),
+    "malformed_candidate_attempt_run_binding": _r(
+        INVALID,
+        "A CandidateAttemptRunBinding has a missing or wrongly typed field, an unknown "
+        "membership or a malformed id; or candidate_attempt_bindings is not a tuple of "
+        "records.",
+    ),
+    "bound_episode_under_adr_0230": _r(
+        INVALID,
+        "The episode carries candidate operator results or bindings (ADR-0233) but was sealed "
+        "under the adr-0230 identity layout, which has no place for binding ids: seal it "
+        "under adr-0233.",
+    ),
+    "bound_run_not_original": _r(
+        INVALID,
+        "Next to bindings, the run is not the original run: it embeds attempts of its own, "
+        "or the episode holds a SearchRunRefusal.",
+    ),
     "sealer_internal_fault": _r(
         INVALID,
         "An input object raised while being read or compared (for example a hostile "
@@ -210,7 +233,9 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
     ),
     "attempt_id_mismatch": _r(MISMATCH, "An attempt_id does not reproduce (ADR-0228 §10)."),
     "attempt_order_violation": _r(
-        MISMATCH, "An attempt's attempt_index is not its position in the run."
+        MISMATCH,
+        "An attempt's attempt_index is not its position in the run (in a bound episode: "
+        "attempt_index decreases in binding order).",
     ),
     "attempt_input_digest_mismatch": _r(
         MISMATCH, "An attempt's input_digest is not the run's input_digest."
@@ -230,6 +255,41 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
         MISMATCH,
         "A replay refusal does not bind to the run, one of its attempts and that "
         "attempt's candidate_digest (or sits next to a run refusal).",
+    ),
+    "bound_record_count_mismatch": _r(
+        MISMATCH, "A bound episode holds unequal numbers of operator results and bindings."
+    ),
+    "candidate_digest_mismatch": _r(
+        MISMATCH,
+        "A CandidateReconstruction's candidate_digest does not reproduce from its frame "
+        "digest, organ, payload and spans (ADR-0231).",
+    ),
+    "operator_result_id_mismatch": _r(
+        MISMATCH, "A CandidateOperatorResult's operator_result_id does not reproduce (ADR-0231)."
+    ),
+    "candidate_attempt_ref_mismatch": _r(
+        MISMATCH,
+        "A binding's candidate_attempt_ref does not reproduce from the bound attempt (ADR-0232).",
+    ),
+    "binding_id_mismatch": _r(
+        MISMATCH, "A CandidateAttemptRunBinding's binding_id does not reproduce (ADR-0232)."
+    ),
+    "operator_result_mismatch": _r(
+        MISMATCH,
+        "An operator result, its attempt and its reconstruction disagree (candidate digest, "
+        "input digest, operator name or version), the attempt is not replay_pending with no "
+        "blockers, or the result does not name the run, the frame, the assessment, one of "
+        "the run's residuals or the run's operator set.",
+    ),
+    "binding_mismatch": _r(
+        MISMATCH,
+        "A binding does not hold: it does not name the run or its paired operator result, "
+        "does not carry that result's attempt id, index, digests or the attempt's budget "
+        "charge, depth and step index, is not structurally_bound with empty reason codes, or "
+        "its spans (or the result's, or the reconstruction's) are not the attempt's.",
+    ),
+    "duplicate_bound_record": _r(
+        MISMATCH, "Two bound attempts share a binding id, an attempt id or a candidate digest."
     ),
     "version_entry_mismatch": _r(
         MISMATCH,
@@ -252,7 +312,9 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
         INCOMPLETE, "The episode has neither a GeometricSearchRun nor a SearchRunRefusal."
     ),
     "missing_replay_record": _r(
-        INCOMPLETE, "An attempt of the run has no replay result or replay refusal."
+        INCOMPLETE,
+        "An attempt of the run (in a bound episode, a bound attempt) has no replay result or "
+        "replay refusal.",
     ),
 }
 

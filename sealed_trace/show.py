@@ -42,6 +42,7 @@ from sealed_trace.reasons import REASON_CODES
 from sealed_trace.trace import (
     REFUSAL_DISPOSITIONS,
     SEALED_DISPOSITIONS,
+    IdentityLayout,
     PracticeDisposition,
     PracticeTraceOutcome,
     PracticeTraceRefusal,
@@ -230,6 +231,7 @@ _ID_FIELDS: Final = (
 _ID_LISTS: Final = (
     "residual_ids",
     "candidate_attempt_ids",
+    "candidate_attempt_binding_ids",
     "replay_result_ids",
     "replay_refusal_ids",
     "upstream_identity_chain",
@@ -237,7 +239,7 @@ _ID_LISTS: Final = (
 )
 _TEXT_FIELDS: Final = ("trace_policy_version", "created_by_policy", "explanation")
 _SEALED_KEYS: Final = frozenset(
-    {"format", "outcome", "practice_disposition", "evidence_spans"}
+    {"format", "outcome", "practice_disposition", "evidence_spans", "identity_layout"}
     | set(_ID_FIELDS)
     | set(_ID_LISTS)
     | set(_TEXT_FIELDS)
@@ -251,6 +253,7 @@ _REFUSAL_KEYS: Final = frozenset(
         "input_digest",
         "practice_disposition",
         "reason_codes",
+        "identity_layout",
         "explanation",
     }
 )
@@ -332,6 +335,10 @@ def _sealed_outcome(document: Mapping[str, object]) -> SealedPracticeTrace:
     ids = {key: _id(document, key) for key in _ID_FIELDS}
     lists = {key: _ids(document, key) for key in _ID_LISTS}
     texts = {key: _text(document, key) for key in _TEXT_FIELDS}
+    layout = _layout(document)
+    bound = lists["candidate_attempt_binding_ids"] if layout is IdentityLayout.ADR_0233 else ()
+    if layout is IdentityLayout.ADR_0230 and lists["candidate_attempt_binding_ids"]:
+        raise _NotOutcome("an adr-0230 outcome holds candidate_attempt_binding_ids")
     chain = (
         ids["problem_frame_digest"],
         ids["original_contract_assessment_id"],
@@ -340,6 +347,7 @@ def _sealed_outcome(document: Mapping[str, object]) -> SealedPracticeTrace:
         ids["compute_budget_id"],
         ids["geometric_search_run_id"],
         *lists["candidate_attempt_ids"],
+        *bound,
         *lists["replay_result_ids"],
         *lists["replay_refusal_ids"],
     )
@@ -357,6 +365,7 @@ def _sealed_outcome(document: Mapping[str, object]) -> SealedPracticeTrace:
         compute_budget_id=ids["compute_budget_id"],
         geometric_search_run_id=ids["geometric_search_run_id"],
         candidate_attempt_ids=lists["candidate_attempt_ids"],
+        candidate_attempt_binding_ids=lists["candidate_attempt_binding_ids"],
         replay_result_ids=lists["replay_result_ids"],
         replay_refusal_ids=lists["replay_refusal_ids"],
         upstream_identity_chain=lists["upstream_identity_chain"],
@@ -364,8 +373,17 @@ def _sealed_outcome(document: Mapping[str, object]) -> SealedPracticeTrace:
         trace_records=lists["trace_records"],
         evidence_spans=_spans(document),
         created_by_policy=texts["created_by_policy"],
+        identity_layout=layout,
         explanation=texts["explanation"],
     )
+
+
+def _layout(document: Mapping[str, object]) -> IdentityLayout:
+    value = document["identity_layout"]
+    for layout in IdentityLayout:
+        if type(value) is str and value == layout.value:
+            return layout
+    raise _NotOutcome(f"identity_layout {value!r} names no identity layout")
 
 
 def _refusal_outcome(document: Mapping[str, object]) -> PracticeTraceRefusal:
@@ -382,6 +400,7 @@ def _refusal_outcome(document: Mapping[str, object]) -> PracticeTraceRefusal:
         input_digest=None if digest is None else str(digest),
         practice_disposition=_disposition(document, REFUSAL_DISPOSITIONS),
         reason_codes=tuple(str(code) for code in codes),
+        identity_layout=_layout(document),
         explanation=_text(document, "explanation"),
     )
 

@@ -42,7 +42,8 @@ FORBIDDEN_OUTPUT_FIELDS = (
     "runnable",
 )
 
-#: ADR-0230 §7.1 and §7.2, in declaration order.
+#: ADR-0230 §7.1 and §7.2 in declaration order, with ADR-0233 §2's binding ids after the
+#: attempt ids and the identity layout that made the outcome (sealing-policy §10) last.
 SEALED_FIELDS = (
     "trace_id",
     "trace_policy_version",
@@ -54,6 +55,7 @@ SEALED_FIELDS = (
     "compute_budget_id",
     "geometric_search_run_id",
     "candidate_attempt_ids",
+    "candidate_attempt_binding_ids",
     "replay_result_ids",
     "replay_refusal_ids",
     "upstream_identity_chain",
@@ -62,6 +64,7 @@ SEALED_FIELDS = (
     "evidence_spans",
     "created_by_policy",
     "explanation",
+    "identity_layout",
 )
 REFUSAL_FIELDS = (
     "trace_refusal_id",
@@ -70,6 +73,7 @@ REFUSAL_FIELDS = (
     "practice_disposition",
     "reason_codes",
     "explanation",
+    "identity_layout",
 )
 SEALED_DISPOSITIONS = (
     "sealed_original_refusal",
@@ -557,28 +561,30 @@ def trace_id(ep: Any) -> str:
 
 
 def trace_id_of_outcome(t: Any) -> str:
-    """The §12.2 id recomputed from a SealedPracticeTrace's own fields."""
-    return sha(
-        {
-            "trace_id": "",
-            "trace_policy_version": t.trace_policy_version,
-            "input_digest": t.input_digest,
-            "problem_frame_digest": t.problem_frame_digest,
-            "original_contract_assessment_id": t.original_contract_assessment_id,
-            "residual_ids": list(t.residual_ids),
-            "search_gate_decision_id": t.search_gate_decision_id,
-            "compute_budget_id": t.compute_budget_id,
-            "geometric_search_run_id": t.geometric_search_run_id,
-            "candidate_attempt_ids": list(t.candidate_attempt_ids),
-            "replay_result_ids": list(t.replay_result_ids),
-            "replay_refusal_ids": list(t.replay_refusal_ids),
-            "upstream_identity_chain": list(t.upstream_identity_chain),
-            "practice_disposition": val(t.practice_disposition),
-            "trace_records": list(t.trace_records),
-            "evidence_spans": spans(t.evidence_spans),
-            "created_by_policy": t.created_by_policy,
-        }
-    )
+    """The §12.2 id recomputed from a SealedPracticeTrace's own fields; under the adr-0233
+    layout the binding ids are a key too (ADR-0233 §2)."""
+    payload = {
+        "trace_id": "",
+        "trace_policy_version": t.trace_policy_version,
+        "input_digest": t.input_digest,
+        "problem_frame_digest": t.problem_frame_digest,
+        "original_contract_assessment_id": t.original_contract_assessment_id,
+        "residual_ids": list(t.residual_ids),
+        "search_gate_decision_id": t.search_gate_decision_id,
+        "compute_budget_id": t.compute_budget_id,
+        "geometric_search_run_id": t.geometric_search_run_id,
+        "candidate_attempt_ids": list(t.candidate_attempt_ids),
+        "replay_result_ids": list(t.replay_result_ids),
+        "replay_refusal_ids": list(t.replay_refusal_ids),
+        "upstream_identity_chain": list(t.upstream_identity_chain),
+        "practice_disposition": val(t.practice_disposition),
+        "trace_records": list(t.trace_records),
+        "evidence_spans": spans(t.evidence_spans),
+        "created_by_policy": t.created_by_policy,
+    }
+    if val(getattr(t, "identity_layout", "adr-0230")) == "adr-0233":
+        payload["candidate_attempt_binding_ids"] = list(t.candidate_attempt_binding_ids)
+    return sha(payload)
 
 
 def refusal_id(input_digest_value: str | None, disp: str, reason_codes: Any) -> str:

@@ -205,7 +205,6 @@ def _deep(levels: int) -> object:
 HOSTILE: dict[str, Any] = {
     "none": None,
     "raises-everything": RaisesOnEverything(),
-    "raises-base-exception": RaisesBaseException(),
     "properties-raise": PropertiesRaise(),
     "eq-raises-str": EqRaises("0" * 64),
     "lying-str": LyingStr("x"),
@@ -331,6 +330,31 @@ def test_every_field_path_survives_every_hostile_value(kind, path):
                 or path[-1] == "explanation"
                 or (path[-1] == "max_wallclock_ms")
             ), name
+
+
+def _get_path(obj: Any, path: Path) -> Any:
+    for step in path:
+        obj = obj[step] if isinstance(step, int) else getattr(obj, step)
+    return obj
+
+
+#: Every place a record is read by attribute (the episode itself included).
+RECORD_PATHS = [
+    (kind, path)
+    for kind, path in PATHS
+    if dataclasses.is_dataclass(_get_path(EPISODES[kind], path))
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "path"), RECORD_PATHS, ids=[_path_id(k, p) for k, p in RECORD_PATHS]
+)
+def test_control_flow_raised_while_reading_propagates_unchanged(kind, path):
+    """sealing-policy §11: a BaseException that is not an Exception is control flow, not a
+    property of the record: it leaves the seal unchanged and nothing is produced."""
+    episode = set_path(EPISODES[kind], path, RaisesBaseException())
+    with pytest.raises(SystemExit):
+        seal(episode)
 
 
 def test_hostile_values_are_refused_in_id_fields():

@@ -72,8 +72,6 @@ def test_a_stop_iteration_in_any_record_is_malformed_never_the_end_of_the_record
     [
         StopIteration(),
         StopAsyncIteration(),
-        GeneratorExit(),
-        SystemExit(3),
         RuntimeError(),
         RecursionError(),
         MemoryError(),
@@ -83,7 +81,6 @@ def test_a_stop_iteration_in_any_record_is_malformed_never_the_end_of_the_record
         UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad"),
         ArithmeticError(),
         OSError(),
-        BaseException(),
     ],
     ids=lambda e: type(e).__name__,
 )
@@ -111,6 +108,21 @@ def test_any_exception_while_reading_is_a_malformed_record_at_that_path(
     assert isinstance(outcome, PracticeTraceRefusal)
     assert code in outcome.reason_codes
     assert f"{path} could not read field" in outcome.explanation
+
+
+@pytest.mark.parametrize(
+    "error",
+    [GeneratorExit(), SystemExit(3), KeyboardInterrupt(), BaseException()],
+    ids=lambda e: type(e).__name__,
+)
+def test_control_flow_while_reading_propagates_and_produces_nothing(error: BaseException) -> None:
+    """sealing-policy §11: a BaseException that is not an Exception is control flow: it
+    leaves the seal as it was raised, and no outcome is produced."""
+    episode = _many_results(9)
+    items = list(episode.replay_results)
+    items[3] = _Host(items[3], "explanation", error)
+    with pytest.raises(type(error)):
+        seal(dc.replace(episode, replay_results=tuple(items)))
 
 
 @pytest.mark.parametrize("count", [1, 9, 30])

@@ -41,6 +41,7 @@ PUBLIC_API = [
     "REFUSAL_DISPOSITIONS",
     "SEALED_DISPOSITIONS",
     "SEALED_PRACTICE_TRACE_POLICY_VERSION",
+    "IdentityLayout",
     "PracticeDisposition",
     "PracticeEpisode",
     "PracticeTraceInput",
@@ -126,13 +127,17 @@ def test_01_disposition_vocabulary_is_closed():
 
 
 def test_01_signatures():
-    assert list(inspect.signature(seal).parameters) == ["episode", "explanation"]
+    assert list(inspect.signature(seal).parameters) == ["episode", "explanation", "layout"]
     assert list(inspect.signature(seal_practice_trace).parameters) == [
         "trace_input",
         "episode",
         "explanation",
+        "layout",
     ]
-    assert list(inspect.signature(build_practice_trace_input).parameters) == ["episode"]
+    assert list(inspect.signature(build_practice_trace_input).parameters) == [
+        "episode",
+        "layout",
+    ]
 
 
 # --- 2. deterministic seal ----------------------------------------------------------------
@@ -667,7 +672,12 @@ def test_14_ids_do_not_depend_on_time_env_cwd_or_process(closed_episode, monkeyp
 def test_14_trace_id_is_the_section_12_2_payload(closed_episode):
     outcome = sealed(closed_episode)
     payload = ind.trace_payload(closed_episode)
-    assert set(payload) == {"trace_id", *ind.SEALED_FIELDS} - {"explanation"}
+    # adr-0230 (the default): ADR §12.2 literally, no binding ids; the layout is in no payload.
+    assert set(payload) == {"trace_id", *ind.SEALED_FIELDS} - {
+        "explanation",
+        "identity_layout",
+        "candidate_attempt_binding_ids",
+    }
     assert outcome.trace_id == ind.sha(payload)
     assert (
         outcome.upstream_identity_chain == outcome.trace_records == tuple(ind.chain(closed_episode))
@@ -733,6 +743,7 @@ def test_16_outcome_fields_are_exactly_the_adr_lists():
         "replay_refusal_ids",
         "schema_versions",
         "policy_versions",
+        "candidate_attempt_binding_ids",
     ]
 
 

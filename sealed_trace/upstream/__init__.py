@@ -4,6 +4,12 @@ One module per upstream ADR, each with the function that recomputes its records'
 These modules never import the sealing module (ADR-0230 §5: no reverse dependency).
 """
 
+from sealed_trace.upstream.binding import (
+    CANDIDATE_ATTEMPT_RUN_BINDING_POLICY_VERSION,
+    CandidateAttemptRunBinding,
+    RunAttemptMembership,
+    binding_id,
+)
 from sealed_trace.upstream.budget import (
     COMPUTE_BUDGET_POLICY_VERSION,
     ComputeBudgetDecision,
@@ -24,6 +30,14 @@ from sealed_trace.upstream.gate import (
     SearchGateStatus,
     gate_decision_id,
     gate_input_digest,
+)
+from sealed_trace.upstream.operator import (
+    CANDIDATE_OPERATOR_POLICY_VERSION,
+    CandidateOperatorResult,
+    CandidateReconstruction,
+    candidate_attempt_ref,
+    candidate_digest,
+    operator_result_id,
 )
 from sealed_trace.upstream.replay import (
     CONTRACT_PROOF_REPLAY_POLICY_VERSION,
@@ -64,6 +78,8 @@ from sealed_trace.upstream.run import (
 from sealed_trace.upstream.spans import SourceSpan
 
 __all__ = [
+    "CANDIDATE_ATTEMPT_RUN_BINDING_POLICY_VERSION",
+    "CANDIDATE_OPERATOR_POLICY_VERSION",
     "COMPUTE_BUDGET_POLICY_VERSION",
     "CONTRACT_ASSESSMENT_IDENTITY_VERSION",
     "CONTRACT_PROOF_REPLAY_POLICY_VERSION",
@@ -75,6 +91,9 @@ __all__ = [
     "BudgetCharge",
     "BudgetConsumed",
     "CandidateAttempt",
+    "CandidateAttemptRunBinding",
+    "CandidateOperatorResult",
+    "CandidateReconstruction",
     "CandidateReplayStatus",
     "ComputeBudgetDecision",
     "ComputeBudgetStatus",
@@ -90,6 +109,7 @@ __all__ = [
     "ReplayRefusalReason",
     "ResidualKind",
     "ResidualSourceAxis",
+    "RunAttemptMembership",
     "RunExhaustionCode",
     "SearchGateDecision",
     "SearchGateStatus",
@@ -97,11 +117,15 @@ __all__ = [
     "SearchRunRefusal",
     "SourceSpan",
     "attempt_id",
+    "binding_id",
     "budget_id",
+    "candidate_attempt_ref",
+    "candidate_digest",
     "classify_residual_label",
     "contract_assessment_id",
     "gate_decision_id",
     "gate_input_digest",
+    "operator_result_id",
     "problem_frame_digest",
     "replay_input_digest",
     "replay_refusal_id",

@@ -81,7 +81,8 @@ def test_project_policy_is_not_inert(tmp_path: Path) -> None:
     )
     for name in ("examples", "benchmarks", "tests"):
         (tmp_path / name).mkdir()
-    trace = tmp_path / "sealed_trace" / "trace.py"
+    # A check module deep in the sealing package is sealed like the package itself.
+    trace = tmp_path / "sealed_trace" / "trace" / "_chain.py"
     trace.write_text(
         trace.read_text(encoding="utf-8") + "\nimport time\n_T = time.time()\n", encoding="utf-8"
     )
@@ -91,8 +92,8 @@ def test_project_policy_is_not_inert(tmp_path: Path) -> None:
     )
     config = load_config(tmp_path / "pyproject.toml")
     found = {(f.path, f.code) for f in lint(config, use_cache=False).findings}
-    assert ("sealed_trace/trace.py", "ST102") in found
-    assert ("sealed_trace/trace.py", "ST201") in found
+    assert ("sealed_trace/trace/_chain.py", "ST102") in found
+    assert ("sealed_trace/trace/_chain.py", "ST201") in found
     assert ("sealed_trace/upstream/budget.py", "ST401") in found
 
 
