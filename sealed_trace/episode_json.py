@@ -420,6 +420,8 @@ def episode_document(
         value = getattr(episode, f.name)
         if f.name in ("geometric_search_run", "search_run_refusal") and value is None:
             continue
+        if f.name in _BOUND_KEYS and not value:
+            continue  # an episode that is not bound (sealing-policy §10)
         document[f.name] = _plain(value)
     if trace_input is not None:
         document["trace_input"] = _plain(trace_input)
