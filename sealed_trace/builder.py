@@ -4,7 +4,10 @@ The builder makes a complete, lawful episode for any sealed disposition (ADR-023
 small word problem: the refused assessment, its residuals, the gate and budget decisions the v1
 upstream policies would produce, a search run with any number of candidate attempts, and one
 replay record per attempt, with every id computed by the upstream identity functions. Tests of
-upstream modules can take the records one by one as inputs.
+upstream modules can take the records one by one as inputs. With ``bound=True`` it builds a
+*bound* episode instead (ADR-0231..0233; sealing-policy §10): the original run has no attempts,
+and each candidate is a CandidateOperatorResult (with its CandidateAttempt and
+CandidateReconstruction) bound to that run by a CandidateAttemptRunBinding.
 
 :func:`refresh_ids` recomputes every id of an edited episode bottom-up and carries each new id
 into the records that referenced the old one, so a test can break exactly one thing and keep
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
@@ -23,6 +26,8 @@ from typing import Any, Final
 from sealed_trace.identity import identity_digest
 from sealed_trace.trace import SEALED_PRACTICE_TRACE_POLICY_VERSION, PracticeEpisode
 from sealed_trace.upstream import (
+    CANDIDATE_ATTEMPT_RUN_BINDING_POLICY_VERSION,
+    CANDIDATE_OPERATOR_POLICY_VERSION,
     COMPUTE_BUDGET_POLICY_VERSION,
     CONTRACT_ASSESSMENT_IDENTITY_VERSION,
     CONTRACT_PROOF_REPLAY_POLICY_VERSION,
@@ -34,6 +39,9 @@ from sealed_trace.upstream import (
     BudgetCharge,
     BudgetConsumed,
     CandidateAttempt,
+    CandidateAttemptRunBinding,
+    CandidateOperatorResult,
+    CandidateReconstruction,
     CandidateReplayStatus,
     ComputeBudgetDecision,
     ComputeBudgetStatus,
@@ -48,6 +56,7 @@ from sealed_trace.upstream import (
     ReplayDisposition,
     ReplayRefusalReason,
     ResidualKind,
+    RunAttemptMembership,
     RunExhaustionCode,
     SearchGateDecision,
     SearchGateStatus,
@@ -55,11 +64,15 @@ from sealed_trace.upstream import (
     SearchRunRefusal,
     SourceSpan,
     attempt_id,
+    binding_id,
     budget_id,
+    candidate_attempt_ref,
+    candidate_digest,
     classify_residual_label,
     contract_assessment_id,
     gate_decision_id,
     gate_input_digest,
+    operator_result_id,
     problem_frame_digest,
     replay_input_digest,
     replay_refusal_id,
@@ -71,8 +84,11 @@ from sealed_trace.upstream import (
 )
 from sealed_trace.upstream.residuals import FAMILY_BY_ORGAN
 from sealed_trace.upstream.run import run_input_digest_of
+from sealed_trace.upstream.spans import spans_payload
 
 __all__ = [
+    "BOUND_DISPOSITION_NAMES",
+    "BOUND_TAMPERS",
     "DEFAULT_PROBLEM_TEXT",
     "REPLAY_OUTCOMES",
     "SEALED_DISPOSITION_NAMES",
@@ -103,6 +119,13 @@ SEALED_DISPOSITION_NAMES: Final = (
     "sealed_replay_unavailable",
     "sealed_contract_closed_proof_refused",
     "sealed_candidate_replay_closed",
+)
+#: The sealed dispositions a bound episode can have (sealing-policy §10): every one but the
+#: two without candidates (a bound episode has a run, and at least one bound attempt).
+BOUND_DISPOSITION_NAMES: Final = tuple(
+    name
+    for name in SEALED_DISPOSITION_NAMES
+    if name not in ("sealed_original_refusal", "sealed_exhausted_no_candidate")
 )
 
 _ELIGIBLE_KINDS: Final = {
@@ -189,14 +212,22 @@ def _sentence_starts(text: str) -> list[int]:
 
 
 def version_lists(
-    *, run: bool, replay: bool
+    *, run: bool, replay: bool, bound: bool = False
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
-    """Return ``(schema_versions, policy_versions)`` an episode needs (sealing-policy §4)."""
+    """Return ``(schema_versions, policy_versions)`` an episode needs (sealing-policy §4;
+    with ``bound``, the ``candidate_attempt_run_binding`` and ``candidate_operator`` policy
+    entries of §10 too, first in name order)."""
     schema = [("contract_assessment_identity", CONTRACT_ASSESSMENT_IDENTITY_VERSION)]
     if run:
         schema.append(("geometric_search_run", GEOMETRIC_SEARCH_RUN_SCHEMA_VERSION))
     schema.append(("problem_frame_identity", PROBLEM_FRAME_IDENTITY_VERSION))
-    policy = [("compute_budget", COMPUTE_BUDGET_POLICY_VERSION)]
+    policy = []
+    if bound:
+        policy += [
+            ("candidate_attempt_run_binding", CANDIDATE_ATTEMPT_RUN_BINDING_POLICY_VERSION),
+            ("candidate_operator", CANDIDATE_OPERATOR_POLICY_VERSION),
+        ]
+    policy.append(("compute_budget", COMPUTE_BUDGET_POLICY_VERSION))
     if replay:
         policy.append(("contract_proof_replay", CONTRACT_PROOF_REPLAY_POLICY_VERSION))
     policy += [
@@ -231,8 +262,19 @@ def build_episode(
     outcomes: Sequence[str] | None = None,
     spec: EpisodeSpec | None = None,
     record_types: Mapping[str, Callable[..., Any]] | None = None,
+    bound: bool = False,
 ) -> PracticeEpisode:
     """Build a lawful episode that seals as ``disposition``.
+
+    With ``bound=True`` the episode is a *bound* episode (ADR-0233; sealing-policy §10), which
+    seals under the ``adr-0233`` identity layout only: the original run embeds no attempts
+    (``exhausted_no_candidate`` / ``operator_set_empty``, as the upstream kernel leaves it),
+    and each candidate attempt is one ``CandidateOperatorResult`` (its ``CandidateAttempt`` and
+    ``CandidateReconstruction`` nested) plus one ``CandidateAttemptRunBinding`` naming the run,
+    in ``candidate_operator_results`` / ``candidate_attempt_bindings`` (paired by position).
+    Every bound attempt has ``attempt_index`` 0, as the upstream operators emit; its replay
+    record names the run's ``run_id``, the bound attempt's id and its candidate digest; the
+    policy list adds the ``candidate_attempt_run_binding`` and ``candidate_operator`` entries.
 
     Args:
         disposition: one of :data:`SEALED_DISPOSITION_NAMES`.
@@ -243,16 +285,21 @@ def build_episode(
         spec: the word problem and assessment; :class:`EpisodeSpec` defaults otherwise.
         record_types: optional host record classes by reference class name (``"SourceSpan"``,
             ``"ContractResidual"``, ...); see :func:`convert_records`.
+        bound: build a bound episode; ``disposition`` must then be one of
+            :data:`BOUND_DISPOSITION_NAMES` and ``attempts`` counts bound attempts.
 
     Returns:
         A :class:`PracticeEpisode` with every id computed.
 
     Raises:
         ValueError: unknown disposition or outcome, outcomes inconsistent with the
-            disposition, a negative attempt count, or a span that is not in the text.
+            disposition, a negative attempt count, a span that is not in the text, or a
+            bound episode asked for a disposition it cannot have.
     """
     if disposition not in SEALED_DISPOSITION_NAMES:
         raise ValueError(f"unknown sealed disposition {disposition!r}")
+    if bound and disposition not in BOUND_DISPOSITION_NAMES:
+        raise ValueError(f"a bound episode is never {disposition} (sealing-policy §10)")
     spec = spec or EpisodeSpec()
     no_attempts = disposition in ("sealed_original_refusal", "sealed_exhausted_no_candidate")
     if outcomes is None and no_attempts:
@@ -274,7 +321,7 @@ def build_episode(
     expected = _disposition_of(list(outcomes)) if not no_attempts else disposition
     if expected != disposition:
         raise ValueError(f"outcomes {list(outcomes)!r} seal as {expected}, not {disposition}")
-    episode = _build(disposition, list(outcomes), spec)
+    episode = _build(disposition, list(outcomes), spec, bound=bound)
     return convert_records(episode, record_types) if record_types else episode
 
 
@@ -290,7 +337,9 @@ def _disposition_of(outcomes: list[str]) -> str:
     return "sealed_replay_unavailable"
 
 
-def _build(disposition: str, outcomes: list[str], spec: EpisodeSpec) -> PracticeEpisode:
+def _build(
+    disposition: str, outcomes: list[str], spec: EpisodeSpec, *, bound: bool = False
+) -> PracticeEpisode:
     text = spec.problem_text
     sentences = _sentence_starts(text)
     blocked = disposition == "sealed_original_refusal"
@@ -327,6 +376,8 @@ def _build(disposition: str, outcomes: list[str], spec: EpisodeSpec) -> Practice
     gate = _gate(tuple(residuals))
     budget = _budget(gate)
     run_outcome: GeometricSearchRun | SearchRunRefusal
+    operator_results: tuple[CandidateOperatorResult, ...] = ()
+    bindings: tuple[CandidateAttemptRunBinding, ...] = ()
     if gate.status is not SearchGateStatus.ELIGIBLE:
         run_outcome = _run_refusal(gate, budget)
         results: tuple[ReplayAdapterResult, ...] = ()
@@ -334,10 +385,19 @@ def _build(disposition: str, outcomes: list[str], spec: EpisodeSpec) -> Practice
     else:
         if blocked:
             raise ValueError("the assessment's labels make the gate eligible; cannot block it")
-        run_outcome = _run(frame, assessment, gate, budget, spec, len(outcomes), sentences)
-        results, refusals = _replay(run_outcome, assessment, outcomes, spec, sentences)
+        count = 0 if bound else len(outcomes)
+        run_outcome = _run(frame, assessment, gate, budget, spec, count, sentences)
+        attempts = run_outcome.candidate_attempts
+        if bound:
+            operator_results, bindings = _bound_records(
+                run_outcome, tuple(residuals), spec, len(outcomes), sentences
+            )
+            attempts = tuple(r.candidate_attempt for r in operator_results)
+        results, refusals = _replay(run_outcome, assessment, attempts, outcomes, spec)
     is_run = isinstance(run_outcome, GeometricSearchRun)
-    schema, policy = version_lists(run=is_run, replay=bool(results or refusals))
+    schema, policy = version_lists(
+        run=is_run, replay=bool(results or refusals), bound=bool(bindings)
+    )
     return PracticeEpisode(
         problem_frame=frame,
         contract_assessment=assessment,
@@ -350,6 +410,8 @@ def _build(disposition: str, outcomes: list[str], spec: EpisodeSpec) -> Practice
         replay_refusals=refusals,
         schema_versions=schema,
         policy_versions=policy,
+        candidate_operator_results=operator_results,
+        candidate_attempt_bindings=bindings,
     )
 
 
@@ -521,17 +583,198 @@ def _run(
     return dataclasses.replace(run, run_id=run_id(run))
 
 
+def _bound_records(
+    run: GeometricSearchRun,
+    residuals: tuple[ContractResidual, ...],
+    spec: EpisodeSpec,
+    count: int,
+    sentences: Sequence[int],
+) -> tuple[tuple[CandidateOperatorResult, ...], tuple[CandidateAttemptRunBinding, ...]]:
+    """``count`` operator results and their bindings to the original ``run`` (ADR-0231 §8,
+    ADR-0232 §7), as the upstream operators and binding producer emit them.
+
+    Result ``i`` takes its span from ``spec.attempt_spans[i % n]`` and its source residual
+    from ``residuals[i % len(residuals)]``; its payload pairs name ``i``, so every candidate
+    digest is distinct. Every attempt has index 0, step 0, depth 1, charge ``{1, 1}``, no
+    parent, ``replay_pending`` and no blockers. The three digests no record lets the sealer
+    recompute (operator input, reconstruction, binding input) hash the upstream's payload
+    keys over this episode's values and version lists; the other ids are the upstream
+    identity functions' (:func:`candidate_digest`, :func:`attempt_id`,
+    :func:`operator_result_id`, :func:`candidate_attempt_ref`, :func:`binding_id`).
+
+    Returns:
+        ``(operator_results, bindings)``, each of length ``count``, paired by position.
+    """
+    text = spec.problem_text
+    schema, policy = version_lists(run=True, replay=True, bound=True)
+    versions = {"schema_versions": schema, "policy_versions": policy}
+    surfaces = spec.attempt_spans or spec.assessment_spans
+    organ = spec.candidate_organ
+    results: list[CandidateOperatorResult] = []
+    bindings: list[CandidateAttemptRunBinding] = []
+    for index in range(count):
+        surface = surfaces[index % len(surfaces)]
+        residual = residuals[index % len(residuals)]
+        name = f"{organ}.candidate_{index % 3}"
+        version = f"{name}.v1"
+        spans = (_span(text, surface, sentences),)
+        operator = {
+            "geometric_search_run_id": run.run_id,
+            "operator_set_id": run.operator_set_id,
+            "operator_set_version": run.operator_set_version,
+            "operator_name": name,
+            "operator_version": version,
+            "residual_id": residual.residual_id,
+            "residual_kind": residual.residual_kind.value,
+            "residual_code": residual.residual_code,
+            "attempt_index": 0,
+            **versions,
+        }
+        operator_input = identity_digest(
+            {
+                **operator,
+                "operator_policy_version": CANDIDATE_OPERATOR_POLICY_VERSION,
+                "problem_frame_digest": run.problem_frame_digest,
+                "original_contract_assessment_id": run.contract_assessment_id,
+                "candidate_organ": organ,
+                "search_gate_decision_id": run.gate_decision_id,
+                "compute_budget_id": run.budget_id,
+            }
+        )
+        reconstruction = CandidateReconstruction(
+            "",
+            "",
+            organ,
+            (
+                ("binding", surface),
+                ("candidate", str(index)),
+                ("candidate_organ", organ),
+                ("kind", "role_binding_delta"),
+                ("source", name),
+            ),
+            spans,
+            name,
+            version,
+            (
+                ("operator_family", f"residual_{residual.residual_kind.value}"),
+                ("operator_name", name),
+                ("operator_version", version),
+                ("operator_set_id", run.operator_set_id),
+                ("operator_set_version", run.operator_set_version),
+            ),
+            residual.residual_id,
+            run.problem_frame_digest,
+            run.contract_assessment_id,
+        )
+        digest = candidate_digest(reconstruction)
+        attempt = CandidateAttempt(
+            "",
+            0,
+            None,
+            name,
+            version,
+            operator_input,
+            digest,
+            BudgetCharge(1, 1),
+            1,
+            0,
+            CandidateReplayStatus.REPLAY_PENDING,
+            (),
+            spans,
+        )
+        attempt = dataclasses.replace(attempt, attempt_id=attempt_id(attempt))
+        reconstruction_digest = identity_digest(
+            {
+                **operator,
+                "candidate_reconstruction_digest": "",
+                "attempt_id": attempt.attempt_id,
+                "candidate_digest": digest,
+                "evidence_spans": spans_payload(spans),
+            }
+        )
+        reconstruction = dataclasses.replace(
+            reconstruction,
+            candidate_digest=digest,
+            candidate_reconstruction_digest=reconstruction_digest,
+        )
+        result = CandidateOperatorResult(
+            "",
+            CANDIDATE_OPERATOR_POLICY_VERSION,
+            operator_input,
+            run.run_id,
+            attempt.attempt_id,
+            0,
+            digest,
+            reconstruction_digest,
+            organ,
+            name,
+            version,
+            attempt,
+            reconstruction,
+            (),
+            spans,
+            f"Operator {name} proposed candidate {index}: binds {surface!r}.",
+        )
+        result = dataclasses.replace(result, operator_result_id=operator_result_id(result))
+        binding_input = identity_digest(
+            {
+                "binding_policy_version": CANDIDATE_ATTEMPT_RUN_BINDING_POLICY_VERSION,
+                "original_run_id": run.run_id,
+                "original_run_policy_version": run.run_policy_version,
+                "original_run_input_digest": run.input_digest,
+                "operator_result_id": result.operator_result_id,
+                "operator_policy_version": CANDIDATE_OPERATOR_POLICY_VERSION,
+                "candidate_attempt_id": attempt.attempt_id,
+                "attempt_index": 0,
+                "candidate_digest": digest,
+                "candidate_reconstruction_digest": reconstruction_digest,
+                "operator_set_id": run.operator_set_id,
+                "operator_set_version": run.operator_set_version,
+                "budget_id": run.budget_id,
+                "gate_decision_id": run.gate_decision_id,
+                "residual_ids": list(run.residual_ids),
+                "problem_frame_digest": run.problem_frame_digest,
+                "original_contract_assessment_id": run.contract_assessment_id,
+                **versions,
+            }
+        )
+        binding = CandidateAttemptRunBinding(
+            "",
+            CANDIDATE_ATTEMPT_RUN_BINDING_POLICY_VERSION,
+            binding_input,
+            run.run_id,
+            result.operator_result_id,
+            attempt.attempt_id,
+            0,
+            digest,
+            reconstruction_digest,
+            candidate_attempt_ref(attempt),
+            attempt.budget_charge,
+            attempt.depth,
+            attempt.step_index,
+            RunAttemptMembership.STRUCTURALLY_BOUND,
+            spans,
+            (),
+            f"Candidate {index} bound to the original run.",
+        )
+        results.append(result)
+        bindings.append(dataclasses.replace(binding, binding_id=binding_id(binding)))
+    return tuple(results), tuple(bindings)
+
+
 def _replay(
     run: GeometricSearchRun,
     assessment: ContractAssessmentProjection,
+    attempts: Sequence[CandidateAttempt],
     outcomes: list[str],
     spec: EpisodeSpec,
-    sentences: Sequence[int],
 ) -> tuple[tuple[ReplayAdapterResult, ...], tuple[ReplayAdapterRefusal, ...]]:
+    """One replay record per attempt (the run's own, or the bound attempts in binding order),
+    each naming the run's ``run_id``, the attempt's id and its candidate digest."""
     results: list[ReplayAdapterResult] = []
     refusals: list[ReplayAdapterRefusal] = []
     target = f"problem_frame_contracts.{spec.candidate_organ}"
-    for attempt, outcome in zip(run.candidate_attempts, outcomes, strict=True):
+    for attempt, outcome in zip(attempts, outcomes, strict=True):
         obligations = ("conservation_of_count",)
         replay_input = ReplayAdapterInput(
             "",
@@ -654,17 +897,35 @@ def _accepted(factory: Callable[..., Any], fields: dict[str, Any], value: Any) -
     }
 
 
-def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
+def refresh_ids(episode: PracticeEpisode, *, keep: Collection[str] = ()) -> PracticeEpisode:
     """Recompute every id of ``episode`` bottom-up, carrying new ids into their references.
 
     Every field that held an old id (a binding) is rewritten to the record's new id, so after
     a deliberate edit only the edited fact is wrong: an edited binding that now names another
     record, or a broken order, stays broken. Works on reference types only.
 
+    Bound records (sealing-policy §10) too, after the run: each reconstruction's
+    ``candidate_digest``, each bound attempt's ``attempt_id``, each ``operator_result_id``,
+    each binding's ``candidate_attempt_ref`` (from the attempt it names, when the episode
+    holds it) and ``binding_id``; the replay records' ``candidate_digest`` follows a renamed
+    digest. The three digests the sealer checks for form only stay as they are.
+
+    Args:
+        episode: the edited episode.
+        keep: claimed id values to leave as they are (a forged id stays forged, while every
+            id that covers it is recomputed around it).
+
     Raises:
         IdentityError: a record holds a value that cannot be hashed.
     """
     renamed: dict[str, str] = {}
+
+    def settle(old: str, new: str) -> str:
+        if old in keep:
+            return old
+        if old != new:
+            renamed[old] = new
+        return new
 
     def ref(value: Any) -> Any:
         if isinstance(value, str):
@@ -675,10 +936,7 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
 
     def fix(record: Any, id_field: str, compute: Callable[[Any], str], **refs: Any) -> Any:
         record = dataclasses.replace(record, **refs)
-        old = getattr(record, id_field)
-        new = compute(record)
-        if old != new:
-            renamed[old] = new
+        new = settle(getattr(record, id_field), compute(record))
         return dataclasses.replace(record, **{id_field: new})
 
     e = episode
@@ -697,8 +955,7 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
             by_id = {x.residual_id: x for x in residuals}
             gate = dataclasses.replace(
                 gate,
-                input_digest=_renamed(
-                    renamed,
+                input_digest=settle(
                     gate.input_digest,
                     gate_input_digest([by_id[i] for i in gate.residual_ids]),
                 ),
@@ -726,8 +983,7 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
         if gate is not None and budget is not None:
             run = dataclasses.replace(
                 run,
-                input_digest=_renamed(
-                    renamed,
+                input_digest=settle(
                     run.input_digest,
                     run_input_digest_of(
                         run,
@@ -757,6 +1013,59 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
             gate_decision_id=ref(refusal.gate_decision_id),
             budget_id=ref(refusal.budget_id),
         )
+    operator_results = []
+    bound_attempts: dict[str, CandidateAttempt] = {}
+    for x in e.candidate_operator_results:
+        rec = x.candidate_reconstruction
+        rec = fix(
+            rec,
+            "candidate_digest",
+            candidate_digest,
+            problem_frame_digest=ref(rec.problem_frame_digest),
+            original_contract_assessment_id=ref(rec.original_contract_assessment_id),
+            source_residual_id=ref(rec.source_residual_id),
+        )
+        a = x.candidate_attempt
+        a = fix(
+            a,
+            "attempt_id",
+            attempt_id,
+            candidate_digest=ref(a.candidate_digest),
+            parent_attempt_id=ref(a.parent_attempt_id),
+        )
+        bound_attempts[a.attempt_id] = a
+        operator_results.append(
+            fix(
+                x,
+                "operator_result_id",
+                operator_result_id,
+                geometric_search_run_id=ref(x.geometric_search_run_id),
+                attempt_id=ref(x.attempt_id),
+                candidate_digest=ref(x.candidate_digest),
+                candidate_attempt=a,
+                candidate_reconstruction=rec,
+            )
+        )
+    bindings = []
+    for b in e.candidate_attempt_bindings:
+        named = bound_attempts.get(ref(b.candidate_attempt_id))
+        attempt_ref = (
+            ref(b.candidate_attempt_ref)
+            if named is None
+            else settle(b.candidate_attempt_ref, candidate_attempt_ref(named))
+        )
+        bindings.append(
+            fix(
+                b,
+                "binding_id",
+                binding_id,
+                original_run_id=ref(b.original_run_id),
+                operator_result_id=ref(b.operator_result_id),
+                candidate_attempt_id=ref(b.candidate_attempt_id),
+                candidate_digest=ref(b.candidate_digest),
+                candidate_attempt_ref=attempt_ref,
+            )
+        )
     results = tuple(
         fix(
             x,
@@ -764,6 +1073,7 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
             replay_result_id,
             run_id=ref(x.run_id),
             attempt_id=ref(x.attempt_id),
+            candidate_digest=ref(x.candidate_digest),
         )
         for x in e.replay_results
     )
@@ -774,6 +1084,7 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
             replay_refusal_id,
             run_id=ref(x.run_id),
             attempt_id=ref(x.attempt_id),
+            candidate_digest=ref(x.candidate_digest),
         )
         for x in e.replay_refusals
     )
@@ -788,13 +1099,9 @@ def refresh_ids(episode: PracticeEpisode) -> PracticeEpisode:
         search_run_refusal=refusal,
         replay_results=results,
         replay_refusals=refusals,
+        candidate_operator_results=tuple(operator_results),
+        candidate_attempt_bindings=tuple(bindings),
     )
-
-
-def _renamed(renamed: dict[str, str], old: str, new: str) -> str:
-    if old != new:
-        renamed[old] = new
-    return new
 
 
 @dataclass(frozen=True)
@@ -957,11 +1264,261 @@ TAMPERS: Final[dict[str, Tamper]] = {
 }
 
 
+# --- bound tampers (sealing-policy §10): each breaks one rule of a bound episode ----------
+
+
+def _other_id(value: str) -> str:
+    """A well-formed id that is not ``value`` (and names nothing in the episode)."""
+    return identity_digest({"forged": value})
+
+
+def _swap_value(value: Any, old: str, new: str) -> Any:
+    """``value`` with every string equal to ``old`` replaced by ``new``, through reference
+    records (dataclasses) and tuples."""
+    if isinstance(value, str):
+        return new if value == old else value
+    if isinstance(value, tuple):
+        return tuple(_swap_value(item, old, new) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {
+            f.name: _swap_value(getattr(value, f.name), old, new) for f in dataclasses.fields(value)
+        }
+        return dataclasses.replace(value, **changes)
+    return value
+
+
+def _forged_everywhere(e: PracticeEpisode, old: str) -> PracticeEpisode:
+    """Replace the id ``old`` by a forged one wherever the episode names it, then recompute
+    every other id around it: only the record that claims it fails to reproduce."""
+    forged = _other_id(old)
+    return refresh_ids(_swap_value(e, old, forged), keep=(forged,))
+
+
+def _bound_pair(e: PracticeEpisode) -> tuple[CandidateOperatorResult, CandidateAttemptRunBinding]:
+    if len(e.candidate_attempt_bindings) < 2 or len(e.candidate_operator_results) < 2:
+        raise ValueError("a bound tamper needs a bound episode with at least two bound attempts")
+    return e.candidate_operator_results[0], e.candidate_attempt_bindings[0]
+
+
+def _bound_forge_binding_id(e: PracticeEpisode) -> PracticeEpisode:
+    _, binding = _bound_pair(e)
+    forged = dataclasses.replace(binding, binding_id=_other_id(binding.binding_id))
+    return dataclasses.replace(
+        e, candidate_attempt_bindings=(forged, *e.candidate_attempt_bindings[1:])
+    )
+
+
+def _bound_forge_result_id(e: PracticeEpisode) -> PracticeEpisode:
+    result, _ = _bound_pair(e)
+    return _forged_everywhere(e, result.operator_result_id)
+
+
+def _bound_forge_candidate_digest(e: PracticeEpisode) -> PracticeEpisode:
+    result, _ = _bound_pair(e)
+    return _forged_everywhere(e, result.candidate_digest)
+
+
+def _bound_another_run(e: PracticeEpisode) -> PracticeEpisode:
+    _, binding = _bound_pair(e)
+    moved = dataclasses.replace(binding, original_run_id=_other_id(binding.original_run_id))
+    bindings = (moved, *e.candidate_attempt_bindings[1:])
+    return refresh_ids(dataclasses.replace(e, candidate_attempt_bindings=bindings))
+
+
+def _bound_swap_bindings(e: PracticeEpisode) -> PracticeEpisode:
+    _bound_pair(e)
+    first, second, *rest = e.candidate_attempt_bindings
+    return dataclasses.replace(e, candidate_attempt_bindings=(second, first, *rest))
+
+
+def _bound_drop_binding(e: PracticeEpisode) -> PracticeEpisode:
+    _bound_pair(e)
+    return dataclasses.replace(e, candidate_attempt_bindings=e.candidate_attempt_bindings[:-1])
+
+
+def _bound_run_with_attempts(e: PracticeEpisode) -> PracticeEpisode:
+    result, _ = _bound_pair(e)
+    run = e.geometric_search_run
+    if run is None:
+        raise ValueError("this tamper needs an episode with a search run")
+    own = dataclasses.replace(result.candidate_attempt, input_digest=run.input_digest)
+    own = dataclasses.replace(own, attempt_id=attempt_id(own))  # its own id, renaming nothing
+    return refresh_ids(_with_run(e, candidate_attempts=(own,)))
+
+
+def _bound_drop_replay(e: PracticeEpisode) -> PracticeEpisode:
+    result, _ = _bound_pair(e)
+    kept = tuple(x for x in e.replay_results if x.attempt_id != result.attempt_id)
+    refusals = tuple(x for x in e.replay_refusals if x.attempt_id != result.attempt_id)
+    return dataclasses.replace(e, replay_results=kept, replay_refusals=refusals)
+
+
+def _bound_duplicate_replay(e: PracticeEpisode) -> PracticeEpisode:
+    _bound_pair(e)
+    return _duplicate_replay(e)
+
+
+def _bound_index_decreases(e: PracticeEpisode) -> PracticeEpisode:
+    result, binding = _bound_pair(e)
+    index = result.attempt_index + 1
+    attempt = dataclasses.replace(result.candidate_attempt, attempt_index=index)
+    first = dataclasses.replace(result, attempt_index=index, candidate_attempt=attempt)
+    bound = dataclasses.replace(binding, attempt_index=index)
+    return refresh_ids(
+        dataclasses.replace(
+            e,
+            candidate_operator_results=(first, *e.candidate_operator_results[1:]),
+            candidate_attempt_bindings=(bound, *e.candidate_attempt_bindings[1:]),
+        )
+    )
+
+
+def _bound_inexact_span(e: PracticeEpisode) -> PracticeEpisode:
+    result, binding = _bound_pair(e)
+    spans = tuple(
+        dataclasses.replace(span, start=span.start + 1, end=span.end + 1)
+        for span in result.candidate_attempt.evidence_spans
+    )
+    first = dataclasses.replace(
+        result,
+        evidence_spans=spans,
+        candidate_attempt=dataclasses.replace(result.candidate_attempt, evidence_spans=spans),
+        candidate_reconstruction=dataclasses.replace(
+            result.candidate_reconstruction, evidence_spans=spans
+        ),
+    )
+    bound = dataclasses.replace(binding, evidence_spans=spans)
+    return refresh_ids(
+        dataclasses.replace(
+            e,
+            candidate_operator_results=(first, *e.candidate_operator_results[1:]),
+            candidate_attempt_bindings=(bound, *e.candidate_attempt_bindings[1:]),
+        )
+    )
+
+
+def _bound_unsupported_binding_policy(e: PracticeEpisode) -> PracticeEpisode:
+    _, binding = _bound_pair(e)
+    newer = dataclasses.replace(binding, binding_policy_version="candidate_attempt_run_binding.v2")
+    bindings = (newer, *e.candidate_attempt_bindings[1:])
+    return refresh_ids(dataclasses.replace(e, candidate_attempt_bindings=bindings))
+
+
+#: One fault per rule kind of sealing-policy §10, each applied to a lawful *bound* episode
+#: (``build_episode(..., bound=True)`` with at least two bound attempts) and sealed under the
+#: ``adr-0233`` layout; every other id is recomputed, so exactly one thing is wrong. A bound
+#: episode sealed under ``adr-0230`` (``bound_episode_under_adr_0230``) is a choice of the
+#: caller, not of the episode, so it is no tamper here. Kept apart from :data:`TAMPERS`, whose
+#: tampers apply to an episode that is not bound (the plugin hands those out by name).
+BOUND_TAMPERS: Final[dict[str, Tamper]] = {
+    t.name: t
+    for t in (
+        Tamper(
+            "bound_forged_binding_id",
+            "the first binding's binding_id is replaced by another well-formed id",
+            "trace_identity_mismatch",
+            "binding_id_mismatch",
+            _bound_forge_binding_id,
+        ),
+        Tamper(
+            "bound_forged_operator_result_id",
+            "the first operator result's id is forged (its binding names the forged id; "
+            "binding id recomputed)",
+            "trace_identity_mismatch",
+            "operator_result_id_mismatch",
+            _bound_forge_result_id,
+        ),
+        Tamper(
+            "bound_forged_candidate_digest",
+            "the first reconstruction's candidate_digest is forged, and carried into its "
+            "attempt, result, binding and replay record (their ids recomputed)",
+            "trace_identity_mismatch",
+            "candidate_digest_mismatch",
+            _bound_forge_candidate_digest,
+        ),
+        Tamper(
+            "bound_binding_names_another_run",
+            "the first binding's original_run_id names another run (binding id recomputed)",
+            "trace_identity_mismatch",
+            "binding_mismatch",
+            _bound_another_run,
+        ),
+        Tamper(
+            "bound_bindings_swapped",
+            "the first two bindings swap places: each binds the other's operator result",
+            "trace_identity_mismatch",
+            "binding_mismatch",
+            _bound_swap_bindings,
+        ),
+        Tamper(
+            "bound_binding_count_mismatch",
+            "the last binding is dropped: one operator result more than bindings",
+            "trace_identity_mismatch",
+            "bound_record_count_mismatch",
+            _bound_drop_binding,
+        ),
+        Tamper(
+            "bound_run_with_attempts",
+            "the original run embeds an attempt of its own next to the bindings (ids recomputed)",
+            "trace_invalid_input",
+            "bound_run_not_original",
+            _bound_run_with_attempts,
+        ),
+        Tamper(
+            "bound_missing_replay_record",
+            "the first bound attempt's replay record is dropped",
+            "trace_upstream_incomplete",
+            "missing_replay_record",
+            _bound_drop_replay,
+        ),
+        Tamper(
+            "bound_duplicate_replay_record",
+            "a replay refusal names the first bound attempt, which has a replay result",
+            "trace_invalid_input",
+            "duplicate_replay_record",
+            _bound_duplicate_replay,
+        ),
+        Tamper(
+            "bound_attempt_index_decreasing",
+            "the first bound attempt's attempt_index is raised above the second's (ids recomputed)",
+            "trace_identity_mismatch",
+            "attempt_order_violation",
+            _bound_index_decreases,
+        ),
+        Tamper(
+            "bound_inexact_evidence_span",
+            "the first bound attempt's span (and its result's, reconstruction's and "
+            "binding's) is shifted by one character (ids recomputed)",
+            "trace_invalid_input",
+            "inexact_evidence_span",
+            _bound_inexact_span,
+        ),
+        Tamper(
+            "bound_unsupported_binding_policy",
+            "the first binding's binding_policy_version is candidate_attempt_run_binding.v2 "
+            "(binding id recomputed)",
+            "trace_policy_unsupported",
+            "unsupported_record_version",
+            _bound_unsupported_binding_policy,
+        ),
+    )
+}
+
+
 def tampered_episode(name: str, episode: PracticeEpisode | None = None) -> PracticeEpisode:
-    """Return ``episode`` (default: a lawful two-attempt closed episode) broken by ``name``.
+    """Return ``episode`` broken by the tamper ``name``, from :data:`TAMPERS` (default base:
+    a lawful two-attempt closed episode) or :data:`BOUND_TAMPERS` (default base: the same,
+    bound).
 
     Raises:
-        KeyError: ``name`` is not in :data:`TAMPERS`.
+        KeyError: ``name`` is in neither table.
+        ValueError: a bound tamper given an episode with fewer than two bound attempts.
     """
-    base = episode if episode is not None else build_episode("sealed_candidate_replay_closed")
-    return TAMPERS[name].apply(base)
+    bound = name in BOUND_TAMPERS
+    tamper = BOUND_TAMPERS[name] if bound else TAMPERS[name]
+    base = (
+        episode
+        if episode is not None
+        else build_episode("sealed_candidate_replay_closed", bound=bound)
+    )
+    return tamper.apply(base)

@@ -33,6 +33,8 @@ __all__ = ["main"]
 PROG = "sealed-trace"
 #: Largest document read, in bytes (256 MiB); larger inputs are a usage error.
 MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+#: The identity layouts (sealing-policy §10), named without loading the sealer.
+LAYOUTS = ("adr-0230", "adr-0233")
 
 
 class _UsageError(Exception):
@@ -60,14 +62,14 @@ def _read(path: str) -> bytes:
     return data
 
 
-def _seal_bytes(path: str) -> tuple[bytes, bool]:
+def _seal_bytes(path: str, layout: str | None = None) -> tuple[bytes, bool]:
     # The sealer loads only for the commands that seal: `lint` and `explain` start faster.
     from sealed_trace.episode_json import DocumentError, encode_outcome, seal_document
     from sealed_trace.trace import SealedPracticeTrace
 
     data = _read(path)
     try:
-        outcome = seal_document(data)
+        outcome = seal_document(data, layout=layout)
     except DocumentError as error:
         raise _UsageError(f"{path}: {error}") from None
     return encode_outcome(outcome), isinstance(outcome, SealedPracticeTrace)
@@ -85,7 +87,7 @@ def _write(data: bytes) -> None:
 
 
 def _cmd_seal(args: argparse.Namespace) -> int:
-    encoded, sealed = _seal_bytes(args.episode)
+    encoded, sealed = _seal_bytes(args.episode, args.layout)
     _write(encoded)
     return 0 if sealed else 1
 
@@ -102,7 +104,11 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         raise _UsageError(
             f"{args.outcome}: not an outcome document (format is not {OUTCOME_FORMAT})"
         )
-    encoded, _ = _seal_bytes(args.episode)
+    # The outcome says which identity layout made it (sealing-policy §10): no flag needed.
+    layout = document.get("identity_layout", "adr-0230")
+    if layout not in LAYOUTS:
+        raise _UsageError(f"{args.outcome}: identity_layout {layout!r} names no identity layout")
+    encoded, _ = _seal_bytes(args.episode, layout)
     if encoded == expected:
         _write(f"{args.outcome}: same outcome, byte for byte\n".encode())
         return 0
@@ -245,15 +251,25 @@ def _parser() -> argparse.ArgumentParser:
         description="Seal one sealed_trace.episode.v1 document (a file, or - for standard "
         "input) and print its outcome document (canonical JSON and a newline): a "
         "SealedPracticeTrace or a PracticeTraceRefusal (ADR-0230 §6-§13). Exit 0 sealed, "
-        "1 refused, 2 usage or I/O error (not UTF-8 JSON, unreadable, too large).",
+        "1 refused, 2 usage or I/O error (not UTF-8 JSON, unreadable, too large, or a "
+        "--layout the document contradicts).",
     )
     seal.add_argument("episode", metavar="FILE", help="episode document, or - for stdin")
+    seal.add_argument(
+        "--layout",
+        choices=LAYOUTS,
+        default=None,
+        help="identity layout (sealing-policy §10): adr-0230 (ADR-0230 §12, the default) or "
+        "adr-0233 (binding ids hashed; bound episodes). A document's own identity_layout key "
+        "is used when this is not given; when both are given they must agree.",
+    )
     seal.set_defaults(run=_cmd_seal)
     verify = sub.add_parser(
         "verify",
         help="re-seal an episode and compare with an outcome",
         description="Seal EPISODE again and compare the result with the OUTCOME document byte "
-        "for byte (replay stability, ADR-0230 §12). Exit 0 same bytes, 1 different (the "
+        "for byte (replay stability, ADR-0230 §12), under the identity layout the outcome "
+        "names. Exit 0 same bytes, 1 different (the "
         "differing fields are named), 2 usage error.",
     )
     verify.add_argument("outcome", metavar="OUTCOME", help="outcome document")

@@ -408,14 +408,24 @@ def _plain(value: object, depth: int = 1) -> object:
 
 
 def episode_document(
-    episode: PracticeEpisode, trace_input: PracticeTraceInput | None = None
+    episode: PracticeEpisode,
+    trace_input: PracticeTraceInput | None = None,
+    *,
+    layout: IdentityLayout | str | None = None,
 ) -> dict[str, object]:
     """Return the episode document (``sealed_trace.episode.v1``) of a reference episode.
 
     The run kind that is None is omitted; ``trace_input``, when given, is included as the
-    document's claimed trace input.
+    document's claimed trace input; ``layout``, when given, is written as the document's
+    ``identity_layout`` (sealing-policy §10: a bound episode names ``adr-0233``), else the
+    key is omitted and the document seals under the reader's default.
+
+    Raises:
+        ValueError: ``layout`` names no identity layout.
     """
     document: dict[str, object] = {"format": EPISODE_FORMAT}
+    if layout is not None:
+        document[_LAYOUT_KEY] = layout_of(layout).value
     for f in dataclass_fields(episode):
         value = getattr(episode, f.name)
         if f.name in ("geometric_search_run", "search_run_refusal") and value is None:
@@ -429,14 +439,19 @@ def episode_document(
 
 
 def encode_episode(
-    episode: PracticeEpisode, trace_input: PracticeTraceInput | None = None
+    episode: PracticeEpisode,
+    trace_input: PracticeTraceInput | None = None,
+    *,
+    layout: IdentityLayout | str | None = None,
 ) -> bytes:
-    """Encode an episode document as indented, key-sorted UTF-8 JSON plus a newline.
+    """Encode an episode document as indented, key-sorted UTF-8 JSON plus a newline
+    (``layout``: see :func:`episode_document`).
 
     Raises:
         IdentityError: the episode holds a value that has no JSON form (e.g. a float).
+        ValueError: ``layout`` names no identity layout.
     """
-    document = episode_document(episode, trace_input)
+    document = episode_document(episode, trace_input, layout=layout)
     canonical_json(document, max_depth=MAX_DOCUMENT_DEPTH)  # refuse what decoding refuses
     return (json.dumps(document, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode()
 

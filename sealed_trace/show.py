@@ -36,6 +36,8 @@ from sealed_trace.episode_json import (
     OUTCOME_FORMAT,
     DocumentError,
     outcome_id_reproduces,
+    MAX_DOCUMENT_DEPTH,
+    nests_deeper_than,
     seal_document,
 )
 from sealed_trace.reasons import REASON_CODES
@@ -511,14 +513,17 @@ def load_view(
     if episode_data is not None:
         where = episode_path or "EPISODE"
         try:
-            decoded = json.loads(episode_data.decode("utf-8"))
-        except (ValueError, RecursionError):  # seal_document names the fault, or refuses
+            text = episode_data.decode("utf-8")
+            # Counted before decoding (sealing-policy §11); seal_document refuses it.
+            too_deep = nests_deeper_than(text, MAX_DOCUMENT_DEPTH)
+            decoded = None if too_deep else json.loads(text)
+        except ValueError:  # seal_document names the fault, or refuses
             decoded = None
         episode = decoded if type(decoded) is dict else {}
         if episode.get("format") == OUTCOME_FORMAT:
             raise ShowError(f"{where}: an outcome document, not an episode document")
         try:
-            resealed = seal_document(episode_data)
+            resealed = seal_document(episode_data, layout=outcome.identity_layout)
         except DocumentError as error:
             raise ShowError(f"{where}: not an episode document ({error})") from None
         if resealed != outcome:
