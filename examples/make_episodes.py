@@ -5,6 +5,11 @@ word problem whose refused assessment went through the residual-gated practice l
 id is computed, every span is exact. ``episodes/sealed/`` seal, ``episodes/refused/`` are
 deliberately broken (one fault each) and refuse; ``episodes/expected/`` holds the outcome
 documents that ``sealed-trace verify`` compares byte for byte.
+
+The ``09-bound-*`` and ``10-bound-*`` episodes and ``bound-forged-binding-id`` are *bound*
+episodes (ADR-0231..0233; sealing-policy §10): their documents name ``"identity_layout":
+"adr-0233"``, the only layout that accepts bound records, so ``sealed-trace seal`` and
+``verify`` need no flag.
 """
 
 from __future__ import annotations
@@ -15,9 +20,9 @@ import sys
 from pathlib import Path
 
 from sealed_trace import seal
-from sealed_trace.builder import EpisodeSpec, build_episode, refresh_ids
+from sealed_trace.builder import BOUND_TAMPERS, EpisodeSpec, build_episode, refresh_ids
 from sealed_trace.episode_json import encode_episode, encode_outcome, seal_document
-from sealed_trace.trace import PracticeEpisode
+from sealed_trace.trace import IdentityLayout, PracticeEpisode
 
 HERE = Path(__file__).resolve().parent / "episodes"
 
@@ -112,6 +117,23 @@ SEALED: dict[str, PracticeEpisode] = {
     ),
 }
 
+#: Bound episodes (sealing-policy §10), sealed under the adr-0233 layout their documents name.
+BOUND_SEALED: dict[str, PracticeEpisode] = {
+    "09-bound-candidate-replay-closed": build_episode(
+        "sealed_candidate_replay_closed", attempts=3, spec=MARBLES, bound=True
+    ),
+    "10-bound-all-candidates-refused": build_episode(
+        "sealed_all_candidates_refused", attempts=2, spec=CLASS, bound=True
+    ),
+}
+
+
+def _bound_refused() -> dict[str, tuple[PracticeEpisode, str]]:
+    """One bound fault: the first binding's id forged (every other id valid)."""
+    tamper = BOUND_TAMPERS["bound_forged_binding_id"]
+    episode = tamper.apply(BOUND_SEALED["09-bound-candidate-replay-closed"])
+    return {"bound-forged-binding-id": (episode, tamper.practice_disposition)}
+
 
 def _refused() -> dict[str, tuple[PracticeEpisode, str]]:
     """One fault per episode; the string names the refusal it must produce."""
@@ -120,16 +142,15 @@ def _refused() -> dict[str, tuple[PracticeEpisode, str]]:
     assert run is not None
     forged = dataclasses.replace(run, run_id="0" * 64)
     other_run = dataclasses.replace(run, operator_set_version="candidate_operators.v3")
+    refreshed = refresh_ids(dataclasses.replace(closed, geometric_search_run=other_run))
+    assert refreshed.geometric_search_run is not None
     orphan = refresh_ids(
         dataclasses.replace(
             closed,
             replay_results=(
                 dataclasses.replace(
-                    closed.replay_results[0],
-                    run_id=refresh_ids(
-                        dataclasses.replace(closed, geometric_search_run=other_run)
-                    ).geometric_search_run.run_id,
-                ),  # type: ignore[union-attr]
+                    closed.replay_results[0], run_id=refreshed.geometric_search_run.run_id
+                ),
                 *closed.replay_results[1:],
             ),
         )
@@ -169,16 +190,20 @@ def main() -> int:
     bad = 0
     for folder in ("sealed", "refused", "expected"):
         (HERE / folder).mkdir(parents=True, exist_ok=True)
-    cases = {name: (ep, "sealed") for name, ep in SEALED.items()}
-    cases.update({name: (ep, want) for name, (ep, want) in _refused().items()})
-    for name, (episode, want) in cases.items():
-        outcome = seal(episode)
+    default, bound = IdentityLayout.ADR_0230, IdentityLayout.ADR_0233
+    cases = {name: (ep, "sealed", default) for name, ep in SEALED.items()}
+    cases.update({name: (ep, want, default) for name, (ep, want) in _refused().items()})
+    cases.update({name: (ep, "sealed", bound) for name, ep in BOUND_SEALED.items()})
+    cases.update({name: (ep, want, bound) for name, (ep, want) in _bound_refused().items()})
+    for name, (episode, want, layout) in cases.items():
+        outcome = seal(episode, layout=layout)
         folder = "sealed" if want == "sealed" else "refused"
         got = outcome.practice_disposition.value
         if (want == "sealed") != got.startswith("sealed_") or (want != "sealed" and got != want):
             print(f"{name}: expected {want}, got {got}: {outcome.explanation}", file=sys.stderr)
             bad = 1
-        (HERE / folder / f"{name}.json").write_bytes(encode_episode(episode))
+        named = layout if layout is bound else None  # ADR-0230 documents stay as they were
+        (HERE / folder / f"{name}.json").write_bytes(encode_episode(episode, layout=named))
         (HERE / "expected" / f"{name}.outcome.json").write_bytes(encode_outcome(outcome))
         print(f"{folder}/{name}.json -> {got}")
     # A float cannot live in a reference episode, so this one is written as a document.
