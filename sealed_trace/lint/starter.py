@@ -260,16 +260,7 @@ def _boundary_lines(
             first_party.setdefault(
                 "sealed_trace", f"the sealer, imported by {module} (line {line})"
             )
-    notes: list[str] = []
-    for name in sorted(first_party):
-        pattern = _preset_ban(name)
-        if pattern is not None:
-            notes.append(
-                f"warning: the {_PRESET} preset bans {name} ({pattern!r}): allowed_imports "
-                "lifts no ban, so the first lint reports its use; if the sealed module must "
-                f"use it, the preset does not fit this boundary"
-            )
-            first_party[name] += f"; BANNED by the preset ({pattern}): see the warning above"
+    notes = _ban_warnings(first_party)
     name = module.rpartition(".")[2].strip("_") or "sealed"
     lines = [
         "",
@@ -295,6 +286,27 @@ def _boundary_lines(
         "upstream", upstream, "importing it loads no first-party module: name the record producers"
     )
     return lines, tuple(notes)
+
+
+def _ban_warnings(allowed: dict[str, str]) -> list[str]:
+    """One warning per preset ban that matches modules of ``allowed`` (``{module: its
+    comment}``), whose comments say so too: allowing a banned module lifts no ban."""
+    by_pattern: dict[str, list[str]] = {}
+    for name in sorted(allowed):
+        pattern = _preset_ban(name)
+        if pattern is not None:
+            by_pattern.setdefault(pattern, []).append(name)
+            allowed[name] += f"; BANNED by the preset ({pattern}): see the warning above"
+    warnings = []
+    for pattern, names in by_pattern.items():
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        warnings.append(
+            f"warning: the {_PRESET} preset bans {pattern!r}, which matches {len(names)} "
+            f"allowed module(s) ({shown}): allowed_imports lifts no ban, so the first lint "
+            "reports their use; if the sealed module must use them, this preset does not fit "
+            "the boundary"
+        )
+    return warnings
 
 
 def _preset_ban(module: str) -> str | None:

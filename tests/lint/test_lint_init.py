@@ -357,10 +357,11 @@ def test_an_allowed_module_the_preset_bans_is_a_warning(
     status, out, err = _run(tmp_path, monkeypatch, capsys, "init", "httpx._models")
     assert status == 0
     warning = (
-        "warning: the adr-0230 preset bans httpx._urls ('httpx.*'): allowed_imports lifts no "
-        "ban, so the first lint reports its use"
+        "warning: the adr-0230 preset bans 'httpx.*', which matches 1 allowed module(s) "
+        "(httpx._urls): allowed_imports lifts no ban, so the first lint reports their use"
     )
     assert warning in err
+    assert err.count("warning") == 1
     assert f"# {warning}" in out
     line = next(x for x in out.splitlines() if x.strip().startswith('"httpx._urls",'))
     assert "BANNED by the preset (httpx.*)" in line
