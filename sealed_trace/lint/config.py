@@ -76,7 +76,13 @@ BOUNDARY_KEYS: Final = (
     "type_checking_imports",
     "closure",
     "allowed_callables",
+    "edge_kinds",
 )
+#: How an import runs (see :mod:`sealed_trace.lint.import_graph`), in the policy's spelling.
+EDGE_KINDS: Final = ("module", "function", "main", "type-checking")
+#: ADR-0230 §15: an import statement anywhere is a dependency (every kind counts for reverse
+#: dependencies); what runs at import time is what loads (module level only for the closure).
+DEFAULT_EDGE_KINDS: Final = {"reverse": EDGE_KINDS, "closure": ("module",)}
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _PATTERN = re.compile(r"^[A-Za-z0-9_.*]+$")
 #: What a bare name in ``banned`` can mean besides a module: a builtin (``open``).
@@ -201,6 +207,10 @@ class Boundary:
     closure: bool = False
     #: functions the boundary may take from first-party allowed modules (ST104), as patterns
     allowed_callables: tuple[str, ...] = ()
+    #: edge kinds that count for reverse dependencies and their chains (ST401-ST403)
+    reverse_edge_kinds: tuple[str, ...] = DEFAULT_EDGE_KINDS["reverse"]
+    #: edge kinds that load a module into the closure (ST404)
+    closure_edge_kinds: tuple[str, ...] = DEFAULT_EDGE_KINDS["closure"]
 
     def allows_import(self, module: str) -> bool:
         """True when ``module`` is an allowed name or a submodule of one."""
@@ -331,6 +341,8 @@ class LintConfig:
                     b.type_checking_imports,
                     b.closure,
                     b.allowed_callables,
+                    b.reverse_edge_kinds,
+                    b.closure_edge_kinds,
                 ]
                 for b in self.boundaries
             ],
@@ -634,6 +646,7 @@ def _boundary(
     callables = _str_list(
         table.get("allowed_callables", []), f"{where}.allowed_callables", problems, _check_pattern
     )
+    kinds = _edge_kinds(table.get("edge_kinds", {}), f"{where}.edge_kinds", problems)
     if len(problems) != start or preset is None or not isinstance(name, str):
         return None
     if not isinstance(module, str) or not isinstance(tci, str):
@@ -649,7 +662,34 @@ def _boundary(
         type_checking_imports=tci,
         closure=bool(closure),
         allowed_callables=callables,
+        reverse_edge_kinds=kinds["reverse"],
+        closure_edge_kinds=kinds["closure"],
     )
+
+
+def _edge_kinds(value: object, where: str, problems: list[str]) -> dict[str, tuple[str, ...]]:
+    """``edge_kinds = {reverse = [...], closure = [...]}``: each a list of known kinds that
+    includes ``"module"`` (an import that runs on import always counts)."""
+    out = dict(DEFAULT_EDGE_KINDS)
+    if not isinstance(value, dict):
+        problems.append(f"{where} must be a table, not {_type_name(value)}")
+        return out
+    for key, kinds in value.items():
+        if key not in out:
+            problems.append(f"{where}: unknown key {key!r}{_suggest(key, tuple(out))}")
+            continue
+        names = _str_list(kinds, f"{where}.{key}", problems)
+        unknown = [n for n in names if n not in EDGE_KINDS]
+        for name in unknown:
+            problems.append(
+                f"{where}.{key}: unknown edge kind {name!r}{_suggest(name, EDGE_KINDS)}; "
+                f"known: {', '.join(EDGE_KINDS)}"
+            )
+        if not unknown and names and "module" not in names:
+            problems.append(f'{where}.{key} must include "module" (imports that always run)')
+        elif not unknown and names:
+            out[key] = tuple(k for k in EDGE_KINDS if k in names)
+    return out
 
 
 _VERSION = re.compile(r"^(3)\.(\d{1,2})$")
