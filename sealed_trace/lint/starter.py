@@ -34,12 +34,18 @@ import os
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sealed_trace.lint._files import SourceFile, discover, module_file
-from sealed_trace.lint.config import ConfigError, name_is_banned, parse_config
+from sealed_trace.lint.config import (
+    DEFAULT_EDGE_KINDS,
+    ConfigError,
+    name_is_banned,
+    parse_config,
+)
+from sealed_trace.lint.import_graph import EdgeKind
 from sealed_trace.lint.presets import PRESETS
 
 if sys.version_info >= (3, 11):
@@ -66,6 +72,11 @@ _NOT_CODE = (
     "scripts",
 )
 _PRESET = "adr-0230"
+#: The imports that load a module, for upstream candidates: those the closure follows
+#: (ST404) by default.
+_CLOSURE_KINDS = frozenset(EdgeKind(kind) for kind in DEFAULT_EDGE_KINDS["closure"])
+#: Which kind an import under two guards has, the first of these that applies (the lint's).
+_PRECEDENCE = (EdgeKind.TYPE_CHECKING, EdgeKind.FUNCTION, EdgeKind.MAIN, EdgeKind.MODULE)
 #: Findings of the first lint shown in the proposal (the rest are counted).
 _FORECAST_LINES = 15
 
@@ -280,7 +291,7 @@ def _boundary_lines(
             if via is None
             else f"loaded through {via} when it is imported: must never import it back",
         )
-        for m, via in sorted(loaded_when_imported(module, tree).items())
+        for m, via in sorted(_loaded_when_imported(module, tree).items())
     ]
     lines += _lines_of_list(
         "upstream", upstream, "importing it loads no first-party module: name the record producers"
@@ -339,22 +350,25 @@ def _first_party_imports(file: SourceFile, module: str, tree: _Tree) -> list[tup
     return out
 
 
-def loaded_when_imported(module: str, tree: _Tree) -> dict[str, str | None]:
+def _loaded_when_imported(
+    module: str, tree: _Tree, kinds: Collection[EdgeKind] = _CLOSURE_KINDS
+) -> dict[str, str | None]:
     """The first-party modules that importing ``module`` loads: ``{loaded module: the module
     whose import first loads it (None for the sealed module's own imports)}``.
 
-    An import loads its target and the packages above it, whose ``__init__`` files run first;
-    only imports that run when their module is imported count: at module level or in a class
-    body, in ``if``/``try``/``with``/loop blocks there, not inside a function, under
-    ``TYPE_CHECKING`` or under ``if __name__ == "__main__":``. The sealed module, its
-    submodules and the packages above it (which ran before it) are left out.
+    An import loads its target and the packages above it, whose ``__init__`` files run first.
+    Only imports of ``kinds`` are followed: by default those that load a module into the
+    closure (ST404), module-level ones (in a class body and in ``if``/``try``/``with``/loop
+    blocks too), not those inside a function, under ``TYPE_CHECKING`` or under ``if __name__
+    == "__main__":``. The sealed module, its submodules and the packages above it (which ran
+    before it) are left out.
     """
     reached: dict[str, str | None] = {}
     seen = {module}
     queue = deque([module])
     while queue:
         current = queue.popleft()
-        for target in _runtime_targets(tree.modules[current], tree):
+        for target in _import_targets(tree.modules[current], tree, kinds):
             if target in seen or module.startswith(target + "."):
                 continue  # loaded already, or a package above the sealed module (ran first)
             seen.add(target)
@@ -369,8 +383,9 @@ def _seals(module: str, other: str) -> bool:
     return other == module or other.startswith(module + ".")
 
 
-def _runtime_targets(file: SourceFile, tree: _Tree) -> list[str]:
-    """The first-party modules the import-time imports of ``file`` load, in file order."""
+def _import_targets(file: SourceFile, tree: _Tree, kinds: Collection[EdgeKind]) -> list[str]:
+    """The first-party modules that the imports of ``kinds`` in ``file`` load, in file
+    order."""
     try:
         syntax = ast.parse(Path(file.abspath).read_bytes())
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
@@ -378,7 +393,9 @@ def _runtime_targets(file: SourceFile, tree: _Tree) -> list[str]:
     own = file.module or ""
     package = own if file.is_package else own.rpartition(".")[0]
     out: list[str] = []
-    for statement in _import_time_statements(syntax.body):
+    for statement, kind in _import_statements(syntax.body):
+        if kind not in kinds:
+            continue
         for imported, name in _imported(statement, package):
             target = _resolve(imported, name, tree)
             if target is not None:
@@ -386,19 +403,44 @@ def _runtime_targets(file: SourceFile, tree: _Tree) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _import_time_statements(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
-    """The import statements of ``body`` that run when the module runs, in file order."""
-    work = list(reversed(body))
+def _import_statements(
+    body: list[ast.stmt],
+) -> Iterator[tuple[ast.Import | ast.ImportFrom, EdgeKind]]:
+    """Each import statement of ``body``, in file order, with how it runs (as the lint's
+    import graph says it: ``TYPE_CHECKING`` before a function, before the ``__main__``
+    guard)."""
+    work = [(statement, EdgeKind.MODULE) for statement in reversed(body)]
     while work:
-        statement = work.pop()
+        statement, kind = work.pop()
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            yield statement
-        elif isinstance(statement, ast.If) and (
-            _type_checking(statement.test) or _main_guard(statement.test)
-        ):
-            work += reversed(statement.orelse)
-        elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            work += reversed(_nested(statement))
+            yield statement, kind
+            continue
+        guard = _guard(statement)
+        if guard is None:
+            work += [(child, kind) for child in reversed(_nested(statement))]
+            continue
+        if isinstance(statement, ast.If):  # its ``else`` runs as the ``if`` itself does
+            work += [(child, kind) for child in reversed(statement.orelse)]
+        if isinstance(statement, (ast.If, ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = _stronger(kind, guard)
+            work += [(child, inner) for child in reversed(statement.body)]
+
+
+def _guard(statement: ast.stmt) -> EdgeKind | None:
+    """How the body of ``statement`` runs when that is not as the statement itself: a
+    function's, or that of ``if TYPE_CHECKING:`` or ``if __name__ == "__main__":``."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return EdgeKind.FUNCTION
+    if isinstance(statement, ast.If) and _type_checking(statement.test):
+        return EdgeKind.TYPE_CHECKING
+    if isinstance(statement, ast.If) and _main_guard(statement.test):
+        return EdgeKind.MAIN
+    return None
+
+
+def _stronger(kind: EdgeKind, guard: EdgeKind) -> EdgeKind:
+    """The kind of an import under both ``kind`` and ``guard``."""
+    return next(k for k in _PRECEDENCE if k in (kind, guard))
 
 
 def _nested(statement: ast.stmt) -> list[ast.stmt]:

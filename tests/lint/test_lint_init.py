@@ -420,3 +420,46 @@ def test_an_existing_table_is_named_with_or_without_write(
     if not write:
         assert out.startswith(f"# {note}\n[tool.sealed_trace]\n")
     assert pyproject.read_bytes() == before
+
+
+def test_init_gives_each_import_the_kind_the_lint_gives_it() -> None:
+    import ast
+
+    from sealed_trace.lint._graph import extract_graph_facts
+    from sealed_trace.lint.import_graph import kind_of_import
+    from sealed_trace.lint.starter import _import_statements
+
+    source = (
+        "import typing\n"
+        "import a\n"
+        "if typing.TYPE_CHECKING:\n"
+        "    import b\n"
+        "    def f():\n"
+        "        import c\n"
+        "else:\n"
+        "    import d\n"
+        "def g():\n"
+        "    import e\n"
+        "    if __name__ == '__main__':\n"
+        "        import f\n"
+        "class K:\n"
+        "    import h\n"
+        "    def m(self):\n"
+        "        import i\n"
+        "if '__main__' == __name__:\n"
+        "    import j\n"
+        "    def n():\n"
+        "        import k\n"
+        "try:\n"
+        "    import l\n"
+        "except ImportError:\n"
+        "    from m import x\n"
+    )
+    ours = {
+        statement.lineno: kind for statement, kind in _import_statements(ast.parse(source).body)
+    }
+    lints = {
+        fact.line: kind_of_import(fact) for fact in extract_graph_facts(source, "p", False).imports
+    }
+    assert ours == lints
+    assert {kind.value for kind in ours.values()} == {"module", "function", "main", "type-checking"}
