@@ -256,8 +256,8 @@ def _existing_table_notes(root_dir: Path) -> tuple[str, ...]:
 def _boundary_lines(
     module: str, sealed: SourceFile, tree: _Tree
 ) -> tuple[list[str], tuple[str, ...]]:
-    """The ``[[tool.sealed_trace.boundary]]`` lines for ``module``, and a note for each
-    allowed module the preset bans."""
+    """The ``[[tool.sealed_trace.boundary]]`` lines for ``module``, and a warning for each
+    preset ban that matches allowed modules."""
     first_party: dict[str, str] = {}
     for target, line in _first_party_imports(sealed, module, tree):
         below = sum(1 for m in tree.modules if m.startswith(target + "."))
