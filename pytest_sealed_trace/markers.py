@@ -6,7 +6,8 @@ test with the lint's ``path:line:col RULE message`` findings:
 ``@pytest.mark.sealed_trace_forbid_imports("pkg.mod", allowed=[...], forbidden=[...], preset=...)``
     ``allowed``: the only modules ``pkg.mod`` may import (a name allows its submodules;
     ``__future__`` is always allowed; ST101 otherwise); ``forbidden``: qualified-name patterns
-    it may neither import nor use (``time.*``, ``os.environ``; ST102/ST2xx); ``preset``:
+    it may neither import nor use (``time.*``, ``os.environ``, a bare builtin such as
+    ``open`` for ``builtins.open``; ST102/ST2xx); ``preset``:
     ``"adr-0230"`` adds the ADR §15 surface and §15.2 banned facilities. Give at least one.
     Only findings in ``pkg.mod`` itself count.
 

@@ -209,6 +209,8 @@ def _cmd_init(args: argparse.Namespace) -> int:
 
     try:
         proposal = propose(".", args.module)
+        for note in proposal.notes:
+            _stderr(note)
         if args.write:
             path = write_proposal(".", proposal)
             _stderr(

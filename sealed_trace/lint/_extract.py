@@ -238,6 +238,20 @@ def _literal(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def _is_main_guard(test: cst.BaseExpression) -> bool:
+    """``__name__ == "__main__"`` (either way round): true only when the file runs as a
+    script, never when it is imported."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    target = test.comparisons[0]
+    if not isinstance(target.operator, cst.Equal):
+        return False
+    sides = (test.left, target.comparator)
+    names = [s for s in sides if isinstance(s, cst.Name) and s.value == "__name__"]
+    texts = [s for s in sides if _literal(s) == "__main__"]
+    return len(names) == 1 and len(texts) == 1
+
+
 def _dotted(node: cst.BaseExpression) -> bool:
     """True for a pure ``a.b.c`` chain of names (no calls or subscripts inside)."""
     while isinstance(node, cst.Attribute):
@@ -430,6 +444,9 @@ class _Collector(cst.CSTVisitor):
         self._method_stack: list[tuple[str, str]] = []
         #: function bodies the walk is inside: imports there are lazy
         self._fn_depth = 0
+        #: ``if __name__ == "__main__":`` bodies, and how many the walk is inside
+        self._main_blocks: set[int] = set()
+        self._main_depth = 0
         #: ``TYPE_CHECKING`` may be bound or written otherwise than imported (set by
         #: :func:`extract_facts` from the text): no block is type-checking-only
         self._tc_spoofed = False
@@ -659,14 +676,24 @@ class _Collector(cst.CSTVisitor):
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self._tc_blocks:
             self._tc_depth += 1
+        if id(node) in self._main_blocks:
+            self._main_depth += 1
         return super().on_visit(node)
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         super().on_leave(original_node)
         if id(original_node) in self._tc_blocks:
             self._tc_depth -= 1
+        if id(original_node) in self._main_blocks:
+            self._main_depth -= 1
+
+    def _main(self) -> bool:
+        """Whether the walk is under ``if __name__ == "__main__":`` (outside any function)."""
+        return self._main_depth > 0 and self._fn_depth == 0
 
     def visit_If(self, node: cst.If) -> None:
+        if _is_main_guard(node.test):
+            self._main_blocks.add(id(node.body))
         if self._tc_spoofed or not self._qnames(node.test) & _TYPE_CHECKING:
             return
         if isinstance(node.test, cst.Name):
@@ -699,6 +726,7 @@ class _Collector(cst.CSTVisitor):
                     f"import {name}",
                     self._fn_depth > 0,
                     statement,
+                    self._main(),
                 )
             )
         return False
@@ -723,6 +751,7 @@ class _Collector(cst.CSTVisitor):
                     f"from {spelled} import *",
                     self._fn_depth > 0,
                     statement,
+                    self._main(),
                 )
             )
             return False
@@ -742,6 +771,7 @@ class _Collector(cst.CSTVisitor):
                     f"from {spelled} import {imported}",
                     self._fn_depth > 0,
                     statement,
+                    self._main(),
                 )
             )
         return False
@@ -1109,7 +1139,12 @@ class _Collector(cst.CSTVisitor):
         else:
             module = text
         tc = self._tc_depth > 0
-        self.imports.append(ImportFact(line, col, module, None, "dynamic", tc, f"{func}({text!r})"))
+        lazy, main = self._fn_depth > 0, self._main()
+        self.imports.append(
+            ImportFact(
+                line, col, module, None, "dynamic", tc, f"{func}({text!r})", lazy, line, main
+            )
+        )
         fromlist = _arg(node, 3, "fromlist") if func == "builtins.__import__" else None
         if isinstance(fromlist, (cst.List, cst.Tuple)):
             for element in fromlist.elements:
@@ -1124,6 +1159,9 @@ class _Collector(cst.CSTVisitor):
                             "dynamic",
                             tc,
                             f"{func}({text!r}, fromlist=[{item!r}])",
+                            lazy,
+                            line,
+                            main,
                         )
                     )
 

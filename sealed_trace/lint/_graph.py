@@ -271,6 +271,8 @@ class _Visitor:
         self.all_names: list[str] = []
         self.all_literal = 0
         self.all_uses = 0
+        #: where the call being judged runs ("", "function" or "main", as in :meth:`run`)
+        self.where = ""
 
     # -- helpers -------------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[int, int]:
@@ -331,22 +333,23 @@ class _Visitor:
     def run(self, tree: ast.Module) -> None:
         """Walk ``tree`` once (iteratively: no recursion limit), then resolve references."""
         refs: list[tuple[ast.expr, int, int, bool]] = []
-        calls: list[tuple[ast.Call, bool]] = []
-        # (node, under TYPE_CHECKING, inside a function body)
-        stack: list[tuple[ast.AST, bool, bool]] = [(tree, False, False)]
+        calls: list[tuple[ast.Call, bool, str]] = []
+        # (node, under TYPE_CHECKING, where: "" at module level, "function" inside a function
+        # body, "main" under ``if __name__ == "__main__":``)
+        stack: list[tuple[ast.AST, bool, str]] = [(tree, False, "")]
         guard = _TypeChecking(tree, "\n".join(self.lines))
         while stack:
-            node, tc, lazy = stack.pop()
+            node, tc, where = stack.pop()
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
                 self._assignment(node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 self._defaults(node.args)
                 body = node.body if isinstance(node.body, list) else [node.body]
-                stack.extend((child, tc, True) for child in body)
+                stack.extend((child, tc, "function") for child in body)
                 outer: list[ast.expr | None] = [*node.args.defaults, *node.args.kw_defaults]
                 if not isinstance(node, ast.Lambda):
                     outer += [*node.decorator_list, node.returns]
-                stack.extend((child, tc, lazy) for child in outer if child is not None)
+                stack.extend((child, tc, where) for child in outer if child is not None)
                 for arg in (
                     *node.args.posonlyargs,
                     *node.args.args,
@@ -355,19 +358,20 @@ class _Visitor:
                     node.args.kwarg,
                 ):
                     if arg is not None and arg.annotation is not None:
-                        stack.append((arg.annotation, tc, lazy))
+                        stack.append((arg.annotation, tc, where))
                 continue
             if isinstance(node, ast.If):
                 inside = tc or guard.test(node.test)
-                stack.extend((child, tc, lazy) for child in node.orelse)
-                stack.extend((child, inside, lazy) for child in node.body)
-                stack.append((node.test, tc, lazy))
+                body_where = "main" if not where and _is_main_guard(node.test) else where
+                stack.extend((child, tc, where) for child in node.orelse)
+                stack.extend((child, inside, body_where) for child in node.body)
+                stack.append((node.test, tc, where))
                 continue
             if isinstance(node, ast.Import):
-                self._import(node, tc, lazy)
+                self._import(node, tc, where)
                 continue
             if isinstance(node, ast.ImportFrom):
-                self._import_from(node, tc, lazy)
+                self._import_from(node, tc, where)
                 continue
             if isinstance(node, (ast.Attribute, ast.Name)):
                 inner: ast.expr = node
@@ -378,7 +382,7 @@ class _Visitor:
                 if all_attr or (isinstance(inner, ast.Name) and inner.id == "__all__"):
                     self.all_uses += 1
                 if not isinstance(inner, ast.Name):
-                    stack.append((inner, tc, lazy))
+                    stack.append((inner, tc, where))
                 elif isinstance(node.ctx, ast.Load):
                     refs.append((node, 0, 0, tc))
                 continue
@@ -386,21 +390,21 @@ class _Visitor:
                 # ``globals()["__all__"] = ...``, ``setattr(m, "__all__", ...)``: computed
                 self.all_uses += 1
             if isinstance(node, ast.Call):
-                calls.append((node, tc))
+                calls.append((node, tc, where))
                 if any(kw.arg == "__all__" for kw in node.keywords):
                     self.all_uses += 1  # ``globals().update(__all__=...)``
             for name in node._fields:
                 value = getattr(node, name, None)
                 if isinstance(value, list):
                     stack.extend(
-                        (child, tc, lazy)
+                        (child, tc, where)
                         for child in value
                         if isinstance(child, _AST) and not isinstance(child, _LEAVES)
                     )
                 elif isinstance(value, _AST) and not isinstance(value, _LEAVES):
-                    stack.append((value, tc, lazy))
+                    stack.append((value, tc, where))
         self._bind_aliases()
-        called = {id(call.func) for call, _ in calls}
+        called = {id(call.func) for call, _, _ in calls}
         tc_only = self.tc_bound - self.rt_bound
         for expr, line, col, tc in refs:
             root = expr
@@ -416,8 +420,10 @@ class _Visitor:
             escaped = self._escaped_import_function(expr, resolved, called)
             if escaped is not None:
                 self.dynamics.append(DynamicFact(line, col, "escaped-import", escaped))
-        for call, tc in calls:
+        for call, tc, where in calls:
+            self.where = where
             self._call(call, tc)
+        self.where = ""
 
     def _escaped_import_function(
         self, expr: ast.expr, resolved: set[str], called: set[int]
@@ -507,7 +513,7 @@ class _Visitor:
                 self.rt_bound.add(name)
                 work.extend(dependents.get(name, ()))
 
-    def _import(self, node: ast.Import, tc: bool, lazy: bool) -> None:
+    def _import(self, node: ast.Import, tc: bool, where: str) -> None:
         for alias in node.names:
             if alias.asname:
                 self.bindings.setdefault(alias.asname, set()).add(alias.name)
@@ -526,12 +532,13 @@ class _Visitor:
                     "import",
                     tc,
                     f"import {alias.name}",
-                    lazy,
+                    where == "function",
                     node.lineno,
+                    where == "main",
                 )
             )
 
-    def _import_from(self, node: ast.ImportFrom, tc: bool, lazy: bool) -> None:
+    def _import_from(self, node: ast.ImportFrom, tc: bool, where: str) -> None:
         module = self.absolute(node.level, node.module or "")
         spelled = "." * node.level + (node.module or "")
         for alias in node.names:
@@ -557,8 +564,9 @@ class _Visitor:
                     "from",
                     tc,
                     f"from {spelled} import {alias.name}",
-                    lazy,
+                    where == "function",
                     node.lineno,
+                    where == "main",
                 )
             )
 
@@ -626,8 +634,8 @@ class _Visitor:
             if text is not None:
                 if text.strip("."):
                     self.imports.append(
-                        ImportFact(
-                            line, col, text.strip("."), None, "dynamic", tc, f"{func}({text!r})"
+                        self._dynamic_fact(
+                            line, col, text.strip("."), None, tc, f"{func}({text!r})"
                         )
                     )
                 continue
@@ -721,27 +729,44 @@ class _Visitor:
             else:
                 self.dynamics.append(DynamicFact(line, col, "computed-import", func))
                 return
-        self.imports.append(ImportFact(line, col, module, None, "dynamic", tc, f"{func}({text!r})"))
+        self.imports.append(self._dynamic_fact(line, col, module, None, tc, f"{func}({text!r})"))
         fromlist = _arg(node, 3, "fromlist") if func in _DUNDER_IMPORTS else None
         if isinstance(fromlist, (ast.List, ast.Tuple)):
             for element in fromlist.elts:
                 item = _literal(element)
                 if item:
                     self.imports.append(
-                        ImportFact(
-                            line,
-                            col,
-                            module,
-                            item,
-                            "dynamic",
-                            tc,
-                            f"{func}({text!r}, fromlist=[{item!r}])",
+                        self._dynamic_fact(
+                            line, col, module, item, tc, f"{func}({text!r}, fromlist=[{item!r}])"
                         )
                     )
+
+    def _dynamic_fact(
+        self, line: int, col: int, module: str, name: str | None, tc: bool, text: str
+    ) -> ImportFact:
+        """A literal dynamic import of the call being judged (``self.where`` says where it
+        runs)."""
+        where = self.where
+        return ImportFact(
+            line, col, module, name, "dynamic", tc, text, where == "function", line, where == "main"
+        )
 
 
 #: ``try`` statements (``try``/``except*`` from Python 3.11 on).
 _TRY: tuple[type[ast.stmt], ...] = tuple({ast.Try, getattr(ast, "TryStar", ast.Try)})
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    """``__name__ == "__main__"`` (either way round): true only when the file runs as a
+    script, never when it is imported."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return False
+    if not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = (test.left, test.comparators[0])
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    texts = [s for s in sides if _literal(s) == "__main__"]
+    return len(names) == 1 and len(texts) == 1
 
 
 def _dotted_name(node: ast.expr) -> str | None:

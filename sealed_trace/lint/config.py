@@ -9,6 +9,8 @@ inert. :class:`ConfigError` is a usage error (exit 2), distinct from lint findin
 
 from __future__ import annotations
 
+import builtins
+import difflib
 import fnmatch
 import hashlib
 import json
@@ -74,9 +76,17 @@ BOUNDARY_KEYS: Final = (
     "type_checking_imports",
     "closure",
     "allowed_callables",
+    "edge_kinds",
 )
+#: How an import runs (see :mod:`sealed_trace.lint.import_graph`), in the policy's spelling.
+EDGE_KINDS: Final = ("module", "function", "main", "type-checking")
+#: ADR-0230 §15: an import statement anywhere is a dependency (every kind counts for reverse
+#: dependencies); what runs at import time is what loads (module level only for the closure).
+DEFAULT_EDGE_KINDS: Final = {"reverse": EDGE_KINDS, "closure": ("module",)}
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _PATTERN = re.compile(r"^[A-Za-z0-9_.*]+$")
+#: What a bare name in ``banned`` can mean besides a module: a builtin (``open``).
+_BUILTIN_NAMES: Final = frozenset(vars(builtins))
 
 
 _Discover = Callable[[str, tuple[str, ...], tuple[str, ...]], list[SourceFile]]
@@ -137,12 +147,23 @@ class _Names:
             return bool(owner) and (owner not in self.packages or wildcard)
         return top in sys.stdlib_module_names or top in self.installed()
 
-    def suggest(self, name: str) -> str:
-        import difflib
-
-        pool = sorted(self.modules | set(sys.stdlib_module_names) | self.installed())
-        close = difflib.get_close_matches(name.split("*", 1)[0].rstrip("."), pool, n=1, cutoff=0.75)
-        return f" (did you mean {close[0]!r}?)" if close else ""
+    def suggest(
+        self, name: str, *, first_party_only: bool = False, builtins_too: bool = False
+    ) -> str:
+        """`` (did you mean 'x'?)`` for a module name or pattern that names nothing: the
+        closest first-party module, else (unless ``first_party_only``) the closest
+        standard-library or installed one (or builtin, with ``builtins_too``); a pattern's
+        wildcard tail is kept (``pkg.serach.*`` -> ``pkg.search.*``). Empty when nothing is
+        close."""
+        literal = name.split("*", 1)[0].rstrip(".")
+        close = difflib.get_close_matches(literal, sorted(self.modules), n=1, cutoff=0.6)
+        if not close and not first_party_only:
+            others = set(sys.stdlib_module_names) | self.installed()
+            others |= _BUILTIN_NAMES if builtins_too else set()
+            close = difflib.get_close_matches(literal, sorted(others), n=1, cutoff=0.75)
+        if not close or close[0] == literal:
+            return ""
+        return f" (did you mean {close[0] + name[len(literal) :]!r}?)"
 
 
 class ConfigError(Exception):
@@ -186,6 +207,10 @@ class Boundary:
     closure: bool = False
     #: functions the boundary may take from first-party allowed modules (ST104), as patterns
     allowed_callables: tuple[str, ...] = ()
+    #: edge kinds that count for reverse dependencies and their chains (ST401-ST403)
+    reverse_edge_kinds: tuple[str, ...] = DEFAULT_EDGE_KINDS["reverse"]
+    #: edge kinds that load a module into the closure (ST404)
+    closure_edge_kinds: tuple[str, ...] = DEFAULT_EDGE_KINDS["closure"]
 
     def allows_import(self, module: str) -> bool:
         """True when ``module`` is an allowed name or a submodule of one."""
@@ -316,6 +341,8 @@ class LintConfig:
                     b.type_checking_imports,
                     b.closure,
                     b.allowed_callables,
+                    b.reverse_edge_kinds,
+                    b.closure_edge_kinds,
                 ]
                 for b in self.boundaries
             ],
@@ -359,8 +386,6 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
 def _near_misses(start: str | os.PathLike[str]) -> list[str]:
     """Hints for a policy that is almost there: a ``tool`` table named like ours
     (``[tool.sealed-trace]``, ``[tool.sealedtrace]``) at or above ``start``."""
-    import difflib
-
     here = Path(start).resolve()
     hints: list[str] = []
     for directory in (here, *here.parents):
@@ -438,8 +463,6 @@ def _line_of(problem: str, lines: dict[str, int]) -> int | None:
 
 
 def _suggest(key: str, known: Iterable[str]) -> str:
-    import difflib
-
     close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -546,6 +569,12 @@ def _check_identifier(item: str) -> str | None:
     return None if item.isidentifier() else "is not an identifier"
 
 
+def _bare_builtin(entry: str) -> str:
+    """A bare builtin name (``open``, ``eval``, ``__import__``: ADR-0230 §15.2's spelling) as
+    the qualified name it means, ``builtins.open``; any other entry as written."""
+    return f"builtins.{entry}" if entry in _BUILTIN_NAMES else entry
+
+
 def _boundary(
     index: int,
     table: object,
@@ -597,7 +626,10 @@ def _boundary(
     allowed = _str_list(
         table.get("allowed_imports", []), f"{where}.allowed_imports", problems, _check_dotted
     )
-    banned = _str_list(table.get("banned", []), f"{where}.banned", problems, _check_pattern)
+    banned = tuple(
+        _bare_builtin(entry)
+        for entry in _str_list(table.get("banned", []), f"{where}.banned", problems, _check_pattern)
+    )
     fields = _str_list(
         table.get("forbidden_fields", []), f"{where}.forbidden_fields", problems, _check_identifier
     )
@@ -614,6 +646,7 @@ def _boundary(
     callables = _str_list(
         table.get("allowed_callables", []), f"{where}.allowed_callables", problems, _check_pattern
     )
+    kinds = _edge_kinds(table.get("edge_kinds", {}), f"{where}.edge_kinds", problems)
     if len(problems) != start or preset is None or not isinstance(name, str):
         return None
     if not isinstance(module, str) or not isinstance(tci, str):
@@ -629,7 +662,34 @@ def _boundary(
         type_checking_imports=tci,
         closure=bool(closure),
         allowed_callables=callables,
+        reverse_edge_kinds=kinds["reverse"],
+        closure_edge_kinds=kinds["closure"],
     )
+
+
+def _edge_kinds(value: object, where: str, problems: list[str]) -> dict[str, tuple[str, ...]]:
+    """``edge_kinds = {reverse = [...], closure = [...]}``: each a list of known kinds that
+    includes ``"module"`` (an import that runs on import always counts)."""
+    out = dict(DEFAULT_EDGE_KINDS)
+    if not isinstance(value, dict):
+        problems.append(f"{where} must be a table, not {_type_name(value)}")
+        return out
+    for key, kinds in value.items():
+        if key not in out:
+            problems.append(f"{where}: unknown key {key!r}{_suggest(key, tuple(out))}")
+            continue
+        names = _str_list(kinds, f"{where}.{key}", problems)
+        unknown = [n for n in names if n not in EDGE_KINDS]
+        for name in unknown:
+            problems.append(
+                f"{where}.{key}: unknown edge kind {name!r}{_suggest(name, EDGE_KINDS)}; "
+                f"known: {', '.join(EDGE_KINDS)}"
+            )
+        if not unknown and names and "module" not in names:
+            problems.append(f'{where}.{key} must include "module" (imports that always run)')
+        elif not unknown and names:
+            out[key] = tuple(k for k in EDGE_KINDS if k in names)
+    return out
 
 
 _VERSION = re.compile(r"^(3)\.(\d{1,2})$")
@@ -758,48 +818,7 @@ def parse_config(
         # count (an excluded directory must not cut a chain that runs through it).
         files = finder(root, tuple(roots), ())
         modules = {f.module for f in files if f.module is not None}
-        existing = _Names(modules, third_party)
-        for spec in targets:
-            index, sealed, upstream = spec.index, spec.module, spec.upstream
-            if sealed is not None and sealed not in modules:
-                import difflib
-
-                below = sorted(m for m in modules if m.endswith("." + sealed))
-                close = difflib.get_close_matches(sealed, sorted(modules), n=1, cutoff=0.6)
-                if below:  # it lives one directory down: that directory is the source root
-                    where = below[0][: -len(sealed) - 1].replace(".", "/")
-                    hint = (
-                        f" (it is in {where}/: set source_roots = [{where!r}], or add it to them)"
-                    ).replace("'", '"')
-                else:
-                    hint = f" (did you mean {close[0]!r}?)" if close else ""
-                problems.append(
-                    f"boundary[{index}].module {sealed!r} matches no module in the source "
-                    f"roots{hint}"
-                )
-            if not spec.has_upstream:
-                problems.append(
-                    f"boundary[{index}] has no upstream: no module would be checked for "
-                    "importing it; list the modules that must never import it, or write "
-                    "upstream = [] to say there are none"
-                )
-            probe = Boundary("", sealed or "", "", (), (), (), upstream)
-            for pattern in upstream:
-                match = re.compile(fnmatch.translate(pattern)).match
-                if not any(match(m) and not probe.seals(m) for m in modules):
-                    problems.append(
-                        f"boundary[{index}].upstream pattern {pattern!r} matches no module in "
-                        "the source roots (other than the sealed module)"
-                    )
-            for key, entries in (("allowed_imports", spec.allowed), ("banned", spec.banned)):
-                for entry in entries:
-                    if not existing.known(entry):
-                        problems.append(
-                            f"boundary[{index}].{key} entry {entry!r} names no first-party "
-                            "module, standard-library module or installed distribution"
-                            f"{existing.suggest(entry)}; list a module that is not installed "
-                            "here in third_party"
-                        )
+        _match_targets(targets, _Names(modules, third_party), problems)
     if problems:
         raise ConfigError(config_path, problems)
     return LintConfig(
@@ -818,6 +837,56 @@ def parse_config(
         select=select,
         deselect=deselect,
     )
+
+
+def _match_targets(targets: list[_Target], existing: _Names, problems: list[str]) -> None:
+    """Add a problem for each ``module``, ``upstream``, ``allowed_imports`` or ``banned``
+    entry that names nothing in ``existing``, each with the closest name as a suggestion."""
+    for spec in targets:
+        index, sealed, upstream = spec.index, spec.module, spec.upstream
+        if sealed is not None and sealed not in existing.modules:
+            below = sorted(m for m in existing.modules if m.endswith("." + sealed))
+            if below:  # it lives one directory down: that directory is the source root
+                where = below[0][: -len(sealed) - 1].replace(".", "/")
+                hint = (
+                    f" (it is in {where}/: set source_roots = [{where!r}], or add it to them)"
+                ).replace("'", '"')
+            else:
+                hint = existing.suggest(sealed, first_party_only=True)
+            problems.append(
+                f"boundary[{index}].module {sealed!r} matches no module in the source roots{hint}"
+            )
+        if not spec.has_upstream:
+            problems.append(
+                f"boundary[{index}] has no upstream: no module would be checked for "
+                "importing it; list the modules that must never import it, or write "
+                "upstream = [] to say there are none"
+            )
+        probe = Boundary("", sealed or "", "", (), (), (), upstream)
+        for pattern in upstream:
+            match = re.compile(fnmatch.translate(pattern)).match
+            if not any(match(m) and not probe.seals(m) for m in existing.modules):
+                problems.append(
+                    f"boundary[{index}].upstream pattern {pattern!r} matches no module in "
+                    "the source roots (other than the sealed module)"
+                    f"{existing.suggest(pattern, first_party_only=True)}"
+                )
+        for entry in spec.allowed:
+            if not existing.known(entry):
+                problems.append(
+                    f"boundary[{index}].allowed_imports entry {entry!r} names no first-party "
+                    "module, standard-library module or installed distribution"
+                    f"{existing.suggest(entry)}; list a module that is not installed "
+                    "here in third_party"
+                )
+        for entry in spec.banned:
+            if not existing.known(entry):
+                problems.append(
+                    f"boundary[{index}].banned entry {entry!r} names no first-party module, "
+                    "standard-library module, installed distribution or builtin"
+                    f"{existing.suggest(entry, builtins_too=True)}; list a module that is not "
+                    "installed here in third_party"
+                )
 
 
 def load_config(

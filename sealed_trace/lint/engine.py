@@ -24,9 +24,11 @@ Pipeline (issue 3 §5-§6, issue 8 §2-§3; ADR-0230 §5, §7.3, §15):
    of a missing submodule). Such files of ``F`` are parsed, their exact edges replace their
    static ones, ``R`` and ``F`` are recomputed, until nothing changes. A file outside ``F``
    cannot be imported by a clean upstream module, so it cannot change a verdict; an upstream
-   module already in ``R`` is a finding whatever else it imports. For a boundary that ignores
-   ``TYPE_CHECKING`` imports, every unparsed module on a reported chain that mentions
-   ``TYPE_CHECKING`` is parsed too, until each chain holds only exact edges.
+   module already in ``R`` is a finding whatever else it imports. Every unparsed module on
+   the shortest chain of an upstream module is parsed too, until each chain a finding shows
+   holds only exact edges, each of its kind (:class:`.import_graph.EdgeKind`: module level,
+   in a function, under ``TYPE_CHECKING``, under the ``__main__`` guard); the boundary's
+   ``edge_kinds`` says which kinds count for reverse dependencies and for the closure.
 5. **Judge** facts against each boundary with the rules, apply suppressions, sort.
 6. **Warm path**: when policy, rules, selection and the stat fingerprints of all files equal
    the previous run's, the cached findings are returned without reading any file.
@@ -40,11 +42,11 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import importlib.machinery
 import itertools
 import json
 import os
 import sys
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,12 +57,21 @@ from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.config import Boundary, LintConfig
 from sealed_trace.lint.facts import FileFacts, ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
+from sealed_trace.lint.import_graph import (
+    Edge,
+    EdgeKind,
+    ImportGraph,
+    ancestors,
+    edges_from_facts,
+    kind_of_import,
+    longest_module,
+)
 from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, ReverseEdge, Rule, RuleContext
 from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_suppressions
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
-ENGINE_VERSION = "8"
+ENGINE_VERSION = "9"
 #: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
 CACHE_FILE = "lint-v1.json"
 _MARKER = MARKER.encode()
@@ -68,9 +79,6 @@ _MARKER = MARKER.encode()
 _HIDDEN_KINDS = frozenset(
     {"computed-import", "path-import", "hidden-import", "escaped-import", "relative-base"}
 )
-
-#: One edge of the import graph: ``(target, line, column, text, type_checking, lazy)``.
-Edge = tuple[str, int, int, str, bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,59 +96,12 @@ class LintResult:
     seconds: float = 0.0
 
 
-def _longest_module(name: str, modules: dict[str, str]) -> str | None:
-    while name:
-        if name in modules:
-            return name
-        name = name.rpartition(".")[0]
-    return None
-
-
-def _import_target(fact: ImportFact, modules: dict[str, str]) -> str | None:
-    if not fact.module:
-        return None
-    if fact.name and fact.name != "*":
-        full = f"{fact.module}.{fact.name}"
-        if full in modules:
-            return full
-    return _longest_module(fact.module, modules)
-
-
-def _exact_edges(facts: FileFacts, own: str, modules: dict[str, str]) -> list[Edge]:
-    """First-party edges of a parsed file (star-import targets are added by the caller)."""
-    out: list[Edge] = []
-    covered: set[str] = set()
-    for fact in facts.imports:
-        target = _import_target(fact, modules)
-        if target is not None and target != own:
-            out.append((target, fact.line, fact.column, fact.text, fact.type_checking, fact.lazy))
-            parts = target.split(".")
-            covered.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    for ref in facts.refs:
-        if ref.qname.startswith("builtins."):
-            continue
-        # An attribute reference is an edge only to a module deeper than anything imported
-        # (``import pkg`` then ``pkg.sealed.x``).
-        target = _longest_module(ref.qname, modules)
-        if target is not None and target != own and target not in covered:
-            covered.add(target)
-            out.append((target, ref.line, ref.column, ref.qname, ref.type_checking, False))
-    return out
-
-
 def _longest_external(fact: ImportFact, modules: dict[str, str]) -> str:
     """The module an import names when it is not first-party ("" when it is, or when it
     leaves the top package): ``from os import path`` -> ``os``, ``import a.b`` -> ``a.b``."""
-    if not fact.module or _longest_module(fact.module, modules) is not None:
+    if not fact.module or longest_module(fact.module, modules) is not None:
         return ""
     return fact.module
-
-
-@functools.lru_cache(maxsize=65536)
-def _ancestors(module: str) -> tuple[str, ...]:
-    """``a.b.c`` -> ``("a", "a.b")``: the packages importing ``module`` runs first."""
-    parts = module.split(".")
-    return tuple(".".join(parts[:i]) for i in range(1, len(parts)))
 
 
 class _Cache:
@@ -180,6 +141,46 @@ class _Cache:
             except OSError:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
+
+
+@functools.lru_cache(maxsize=4096)
+def _external_submodule(package: str, name: str) -> bool:
+    """Whether ``package.name`` (outside the source roots) is a module: a file or package of
+    that name beside ``package`` on the interpreter's path (looked up, never imported). When
+    ``package`` itself is not on the path, a lower-case ``name`` is taken for a module (the
+    convention; classes are capitalised)."""
+    parts = package.split(".")
+    found_package = False
+    for entry in sys.path:
+        base = os.path.join(entry or ".", *parts)
+        if not os.path.isdir(base):
+            continue
+        found_package = True
+        if os.path.isfile(os.path.join(base, name, "__init__.py")) or any(
+            os.path.isfile(os.path.join(base, name + suffix)) for suffix in _MODULE_SUFFIXES
+        ):
+            return True
+    return not found_package and name[:1].islower()
+
+
+_MODULE_SUFFIXES = (".py", *importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def _kinds(names: Iterable[str], b: Boundary) -> frozenset[EdgeKind]:
+    kinds = {EdgeKind(n) for n in names}
+    if b.type_checking_imports == "ignore":
+        kinds.discard(EdgeKind.TYPE_CHECKING)
+    return frozenset(kinds)
+
+
+def reverse_kinds(b: Boundary) -> frozenset[EdgeKind]:
+    """The edge kinds that make a dependency for ``b`` (reverse imports and their chains)."""
+    return _kinds(b.reverse_edge_kinds, b)
+
+
+def closure_kinds(b: Boundary) -> frozenset[EdgeKind]:
+    """The edge kinds that load a module for ``b``'s closure (ST404)."""
+    return _kinds(b.closure_edge_kinds, b)
 
 
 def _environment() -> list[object]:
@@ -464,9 +465,7 @@ class _Run:
         self.facts: dict[str, FileFacts] = {}
         self.static: dict[str, tuple[tuple[str, int], ...]] = {}
         self.external: dict[str, frozenset[str]] = {}
-        self._edges: dict[str, list[Edge]] = {}
-        self._forward: dict[bool, dict[str, list[Edge]]] = {}
-        self._reverse_graph: dict[bool, dict[str, list[str]]] = {}
+        self._graph: ImportGraph | None = None
         self._reach: dict[tuple[str, int], dict[str, str | None]] = {}
         self._upstreams: dict[str, list[str]] = {}
         self._sealeds: dict[str, list[str]] = {}
@@ -578,9 +577,7 @@ class _Run:
             facts = dataclasses.replace(facts, suppressions=scan_suppressions(item.decoded()))
         self.facts[path] = facts
         # every module's edges: a star import's targets depend on the facts of its package
-        self._edges.clear()
-        self._forward.clear()
-        self._reverse_graph.clear()
+        self._graph = None
         if module is None or not self._seals(module):  # its text is no longer needed
             self.items.pop(path, None)
 
@@ -609,41 +606,27 @@ class _Run:
         return facts
 
     # -- the graph -------------------------------------------------------------------------
-    def edges(self, module: str) -> list[Edge]:
-        """``module``'s edges (exact when parsed, static otherwise), each target followed by
-        the ancestor packages importing it runs (step 3)."""
-        cached = self._edges.get(module)
-        if cached is not None:
-            return cached
-        path = self.modules[module]
+    @property
+    def graph(self) -> ImportGraph:
+        """The import graph of what is known now (step 3): exact edges of parsed modules,
+        static ones of the others; rebuilt after new facts are stored."""
+        if self._graph is None:
+            self._graph = ImportGraph(
+                {m: self._direct_edges(m, path) for m, path in self.modules.items()},
+                self.modules,
+            )
+        return self._graph
+
+    def _direct_edges(self, module: str, path: str) -> list[Edge]:
         facts = self.facts.get(path)
-        direct: list[Edge]
         if facts is not None:
-            direct = _exact_edges(facts, module, self.modules) if facts.error is None else []
-            for fact in facts.imports if facts.error is None else ():
-                if fact.name == "*":
-                    direct.extend(
-                        (t, fact.line, fact.column, fact.text, fact.type_checking, fact.lazy)
-                        for t in self._star_targets(fact.module)
-                        if t != module
-                    )
-        else:
-            direct = [
-                (t, line, 1, f"line {line}", False, False)
-                for t, line in self.static.get(module, ())
-            ]
-        # An explicit import of an ancestor package is an edge; the ancestors an import
-        # runs implicitly are edges unless they are the importer's own (they ran first).
-        own = {module, *_ancestors(module)}
-        out: list[Edge] = []
-        for edge in direct:
-            if edge[0] != module:
-                out.append(edge)
-            for ancestor in _ancestors(edge[0]):
-                if ancestor not in own and ancestor in self.modules:
-                    out.append((ancestor, *edge[1:]))
-        self._edges[module] = out
-        return out
+            return edges_from_facts(facts, module, self.modules, self._star_targets)
+        # Static edges carry no kind: taken as module level until the file is parsed.
+        return [Edge(t, line, 1, f"line {line}") for t, line in self.static.get(module, ())]
+
+    def edges(self, module: str) -> list[Edge]:
+        """``module``'s edges of every kind (step 3)."""
+        return self.graph.edges(module)
 
     def _star_targets(self, package: str) -> list[str]:
         """Submodules that ``from package import *`` imports: those named in the package's
@@ -658,93 +641,28 @@ class _Run:
             return sorted(m for m in self.modules if m.rpartition(".")[0] == package)
         return [f"{package}.{n}" for n in names if f"{package}.{n}" in self.modules]
 
-    def forward(self, ignore_tc: bool) -> dict[str, list[Edge]]:
-        """Every module's edges, without ``TYPE_CHECKING`` ones when ``ignore_tc``."""
-        graph = self._forward.get(ignore_tc)
-        if graph is None:
-            graph = {
-                m: [e for e in self.edges(m) if not (ignore_tc and e[4])] for m in self.modules
-            }
-            self._forward[ignore_tc] = graph
-        return graph
-
-    def _reverse(self, ignore_tc: bool) -> dict[str, list[str]]:
-        """``{module: the modules importing it}`` (sorted, unique) of :meth:`forward`."""
-        graph = self._reverse_graph.get(ignore_tc)
-        if graph is None:
-            found: dict[str, set[str]] = {}
-            for module, edges in self.forward(ignore_tc).items():
-                for edge in edges:
-                    found.setdefault(edge[0], set()).add(module)
-            graph = {m: sorted(importers) for m, importers in found.items()}
-            self._reverse_graph[ignore_tc] = graph
-        return graph
-
     def reach(self, b: Boundary) -> dict[str, str | None]:
         """Modules reaching ``b``'s sealed module, never through a module ``b`` seals:
         ``{module: next hop on a shortest chain (None for a sealed module)}``."""
         key = (b.name, len(self.facts))
         cached = self._reach.get(key)
-        if cached is not None:
-            return cached
-        reverse = self._reverse(b.type_checking_imports == "ignore")
-        sealed = self._sealed(b)
-        hop: dict[str, str | None] = dict.fromkeys(sealed)
-        queue = deque(sealed)
-        while queue:
-            current = queue.popleft()
-            for importer in reverse.get(current, ()):
-                if importer not in hop and not b.seals(importer):
-                    hop[importer] = current
-                    queue.append(importer)
-        self._reach[key] = hop
-        return hop
+        if cached is None:
+            cached = self.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
+            self._reach[key] = cached
+        return cached
 
-    def closure(self, starts: Iterable[str], b: Boundary) -> dict[str, str | None]:
-        """Modules ``starts`` load when imported, their ancestor packages included (breadth
-        first, never into a module ``b`` seals): ``{module: the module it was first reached
-        from (None for a start)}``."""
-        graph = self.forward(b.type_checking_imports == "ignore")
-        parent: dict[str, str | None] = {}
-        queue: deque[str] = deque()
-        ordered = sorted(starts)
-        for start in ordered:
-            parent[start] = None
-            queue.append(start)
-        for start in ordered:
-            for ancestor in _ancestors(start):
-                if ancestor in self.modules and ancestor not in parent:
-                    parent[ancestor] = start
-                    queue.append(ancestor)
-        while queue:
-            current = queue.popleft()
-            for edge in graph.get(current, ()):
-                target = edge[0]
-                if target not in parent and not b.seals(target):
-                    parent[target] = current
-                    queue.append(target)
-        return parent
+    def closure(
+        self, starts: Iterable[str], b: Boundary, kinds: frozenset[EdgeKind] | None = None
+    ) -> dict[str, str | None]:
+        """Modules ``starts`` load when imported over edges of ``kinds`` (``b``'s reverse
+        kinds by default), their ancestor packages included (breadth first, never into a
+        module ``b`` seals): ``{module: the module it was first reached from}``."""
+        kinds = reverse_kinds(b) if kinds is None else kinds
+        return self.graph.closure(starts, kinds, b.seals)
 
     def chain(self, start: str, b: Boundary, avoid: str = "") -> list[str] | None:
         """A shortest chain from ``start`` to a module ``b`` seals, not through ``avoid``."""
-        graph = self.forward(b.type_checking_imports == "ignore")
-        parent: dict[str, str | None] = {start: None}
-        queue = deque([start])
-        while queue:
-            current = queue.popleft()
-            if b.seals(current):
-                out: list[str] = []
-                node: str | None = current
-                while node is not None:
-                    out.append(node)
-                    node = parent[node]
-                return out[::-1]
-            for edge in graph.get(current, ()):
-                nxt = edge[0]
-                if nxt != avoid and nxt not in parent:
-                    parent[nxt] = current
-                    queue.append(nxt)
-        return None
+        return self.graph.shortest_chain(start, b.seals, reverse_kinds(b), avoid)
 
     # -- step 4 ----------------------------------------------------------------------------
     def _upstream(self, b: Boundary) -> list[str]:
@@ -762,9 +680,7 @@ class _Run:
     def _clean(self, b: Boundary, hop: dict[str, str | None]) -> list[str]:
         """Upstream modules that reach no sealed module, themselves or through an ancestor."""
         return [
-            u
-            for u in self._upstream(b)
-            if u not in hop and not any(a in hop for a in _ancestors(u))
+            u for u in self._upstream(b) if u not in hop and not any(a in hop for a in ancestors(u))
         ]
 
     def _fixpoint(self, exact: set[str]) -> None:
@@ -772,13 +688,13 @@ class _Run:
         for b in self.config.boundaries:
             for u in self._upstream(b):
                 first.add(self.modules[u])
-                first.update(self.modules[a] for a in _ancestors(u) if a in self.modules)
+                first.update(self.modules[a] for a in ancestors(u) if a in self.modules)
         for b in self.config.boundaries:  # what ST104 asks about: the allowed modules used
             for sealed in (m for m in self.modules if b.seals(m)):
                 first.update(
-                    self.modules[e[0]]
+                    self.modules[e.target]
                     for e in self.edges(sealed)
-                    if b.allows_import(e[0]) and not b.seals(e[0])
+                    if b.allows_import(e.target) and not b.seals(e.target)
                 )
         # Sealed modules come from the libcst pass (their edges never extend the graph).
         self._parse(p for p in first if not self._seals(self.by_path[p].module or ""))
@@ -787,8 +703,7 @@ class _Run:
             for b in self.config.boundaries:
                 hop = self.reach(b)
                 need |= self._candidates(b, hop)
-                if b.type_checking_imports == "ignore":
-                    need |= self._unverified(b, hop)
+                need |= self._on_chains(b, hop)
             need = {
                 p
                 for p in need
@@ -846,20 +761,19 @@ class _Run:
                 self.items[path] = item
         return out
 
-    def _unverified(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
-        """Unparsed modules naming ``TYPE_CHECKING`` that lie on some chain from an upstream
-        module (or a package above one) to the sealed module: all of them at once, so that
-        each chain a finding shows holds exact edges only."""
-        starts = [m for u in self._upstream(b) for m in (u, *_ancestors(u)) if m in hop]
-        if not starts:
-            return set()
-        return {
-            self.modules[m]
-            for m in self.closure(starts, b)
-            if m in hop
-            and self.modules[m] not in self.facts
-            and self.screens[self.modules[m]].type_checking
-        }
+    def _on_chains(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
+        """Unparsed modules on the shortest chain of an upstream module (or a package above
+        one) to the sealed module: parsed, so that each chain a finding shows holds exact
+        edges, each of its kind."""
+        out: set[str] = set()
+        for start in {m for u in self._upstream(b) for m in (u, *ancestors(u)) if m in hop}:
+            node: str | None = start
+            while node is not None:
+                path = self.modules[node]
+                if path not in self.facts and self.screens[path].error is None:
+                    out.add(path)
+                node = hop[node]
+        return out
 
     # -- step 5 ----------------------------------------------------------------------------
     def execute(self) -> tuple[LintResult, dict[str, Any]]:
@@ -1039,10 +953,13 @@ class _Run:
         (chain of length 1), else one edge: the import whose target reaches the sealed module
         by the shortest chain that never passes through ``module`` itself (ties: the first
         line), with the number of other imported modules that reach it too."""
-        ignore = b.type_checking_imports == "ignore"
-        edges = sorted(self.edges(module), key=lambda e: (e[1], e[2]))
-        edges = [e for e in edges if not (ignore and e[4])]
-        direct = [ReverseEdge(e[1], e[2], e[3], (e[0],)) for e in edges if b.seals(e[0])]
+        kinds = reverse_kinds(b)
+        edges = sorted(self.graph.edges(module, kinds), key=lambda e: (e.line, e.column))
+        direct = [
+            ReverseEdge(e.line, e.column, e.text, (e.target,), kinds=(e.kind.value,))
+            for e in edges
+            if b.seals(e.target)
+        ]
         if direct:
             # one per import statement (``from m import (a, b)`` is one)
             facts = self.facts.get(self.modules[module])
@@ -1056,7 +973,7 @@ class _Run:
             return tuple(unique.values())
         best: tuple[int, int, int, ReverseEdge] | None = None
         reaching: set[str] = set()
-        for target, line, col, text, _tc, _lazy in edges:
+        for target, line, col, text in ((e.target, e.line, e.column, e.text) for e in edges):
             if target not in hop or target in reaching:
                 continue
             chain = self._hop_chain(target, hop)
@@ -1066,13 +983,23 @@ class _Run:
                     continue  # reaches the sealed module only through ``module`` itself
                 chain = avoided
             reaching.add(target)
-            candidate = (len(chain), line, col, ReverseEdge(line, col, text, tuple(chain)))
+            steps = self._step_kinds([module, *chain], kinds)
+            candidate = (
+                len(chain),
+                line,
+                col,
+                ReverseEdge(line, col, text, tuple(chain), 0, steps),
+            )
             if best is None or candidate[:3] < best[:3]:
                 best = candidate
         if best is None:
             return ()
         edge = best[3]
-        return (ReverseEdge(edge.line, edge.column, edge.text, edge.chain, len(reaching) - 1),)
+        return (dataclasses.replace(edge, others=len(reaching) - 1),)
+
+    def _step_kinds(self, chain: Sequence[str], kinds: frozenset[EdgeKind]) -> tuple[str, ...]:
+        """How each step of ``chain`` runs (see :meth:`ImportGraph.step_kind`)."""
+        return tuple(self.graph.step_kind(a, z, kinds).value for a, z in itertools.pairwise(chain))
 
     def _ancestor_packages(
         self, b: Boundary, hop: dict[str, str | None]
@@ -1081,16 +1008,20 @@ class _Run:
         reach ``b``'s sealed module: ``{package: the upstream modules below it}``."""
         out: dict[str, list[str]] = {}
         for upstream in self._upstream(b):
-            for package in _ancestors(upstream):
+            for package in ancestors(upstream):
                 if package in hop and not b.seals(package) and not b.is_upstream(package):
                     out.setdefault(package, []).append(upstream)
         return {p: tuple(sorted(u)) for p, u in sorted(out.items())}
 
     # -- ST404: the sealed module's import closure ---------------------------------------------
-    def _closure_offences(self, module: str, b: Boundary) -> dict[str, tuple[str, str]]:
-        """What one module of the closure loads against ``b``'s policy:
-        ``{offending name: (description, importing module)}`` (the module itself when it is
-        the offence)."""
+    def _closure_offences(
+        self, module: str, b: Boundary, kinds: frozenset[EdgeKind]
+    ) -> dict[str, tuple[str, str]]:
+        """What one module of the closure loads against ``b``'s policy, whole modules only:
+        ``{offending module: (description, importing module)}`` (the module itself when it
+        is the offence). ``from X import n`` loads ``X``, and ``X.n`` only when that is a
+        module (:func:`_external_submodule`): a class or function of an allowed module
+        (``from types import FunctionType``) loads nothing more."""
         out: dict[str, tuple[str, str]] = {}
         if b.is_upstream(module) and not b.allows_import(module):
             out[module] = (f"upstream module {module}", module)
@@ -1099,12 +1030,11 @@ class _Run:
         facts = self.facts.get(self.modules[module])
         names: set[str] = set()
         if facts is not None and facts.error is None:
-            ignore = b.type_checking_imports == "ignore"
             for fact in facts.imports:
                 external = _longest_external(fact, self.modules)
-                if external and not (ignore and fact.type_checking):
-                    names.add(external)  # ``from numpy import random`` names numpy.random too
-                    if fact.name and fact.name != "*":
+                if external and kind_of_import(fact) in kinds:
+                    names.add(external)  # ``from numpy import random`` loads numpy.random too
+                    if fact.name and fact.name != "*" and _external_submodule(external, fact.name):
                         names.add(f"{external}.{fact.name}")
         elif facts is None:
             names = set(self.external.get(module, ()))
@@ -1120,8 +1050,9 @@ class _Run:
         functions, ``TYPE_CHECKING``) is exact."""
         if not b.closure or self.modules.get(sealed) is None:
             return ()
+        kinds = closure_kinds(b)
         while True:  # every module of the closure parsed: what it imports, exactly
-            parent = self.closure([sealed], b)
+            parent = self.closure([sealed], b, kinds)
             unparsed = {
                 self.modules[m]
                 for m in parent
@@ -1133,12 +1064,12 @@ class _Run:
                 break
             self._parse(unparsed)
         while True:
-            parent = self.closure([sealed], b)
+            parent = self.closure([sealed], b, kinds)
             found: dict[str, tuple[str, list[str]]] = {}
             for module in parent:  # breadth-first order: the first chain is a shortest one
                 if b.seals(module):
                     continue
-                for name, (what, owner) in self._closure_offences(module, b).items():
+                for name, (what, owner) in self._closure_offences(module, b, kinds).items():
                     if name in found:
                         continue
                     chain = [owner]
@@ -1159,35 +1090,33 @@ class _Run:
                 break
             self._parse(unparsed)
         out: list[ClosureEdge] = []
-        sealed_edges = sorted(self.edges(sealed), key=lambda e: (e[1], e[2]))
+        sealed_edges = sorted(self.graph.edges(sealed, kinds), key=lambda e: (e.line, e.column))
         for _name, (what, chain) in sorted(found.items()):
             if len(chain) < 3:
                 continue  # the sealed module's own import: ST101/ST102 judge it
-            first = next((e for e in sealed_edges if e[0] == chain[1]), None)
+            first = next((e for e in sealed_edges if e.target == chain[1]), None)
             line, col, text = (
-                (first[1], first[2], first[3])
+                (first.line, first.column, first.text)
                 if first
                 else (1, 1, f"its package {chain[1]} runs first")
             )
-            lazy = tuple(self._lazy(a, z) for a, z in itertools.pairwise(chain))
-            out.append(ClosureEdge(line, col, text, what, tuple(chain), lazy))
+            steps = tuple(self._closure_step(a, z, kinds) for a, z in itertools.pairwise(chain))
+            out.append(ClosureEdge(line, col, text, what, tuple(chain), steps))
         return tuple(out)
 
-    def _lazy(self, importer: str, target: str) -> bool:
-        """Whether every import of ``target`` (a module, or an external name) in ``importer``
-        runs only when a function is called."""
-        facts = self.facts.get(self.modules.get(importer, ""))
-        if facts is None or facts.error is not None:
-            return False
+    def _closure_step(self, importer: str, target: str, kinds: frozenset[EdgeKind]) -> str:
+        """How the closure step ``importer -> target`` (a module, or an external module)
+        runs: the most often running kind among its imports of ``kinds``."""
         if target in self.modules:
-            sites = [e for e in self.edges(importer) if e[0] == target]
-        else:
-            sites = [
-                (f.module, f.line, f.column, f.text, f.type_checking, f.lazy)
-                for f in facts.imports
-                if _longest_external(f, self.modules) == target
-            ]
-        return bool(sites) and all(e[5] for e in sites)
+            return self.graph.step_kind(importer, target, kinds).value
+        facts = self.facts.get(self.modules.get(importer, ""))
+        found = [
+            kind_of_import(f)
+            for f in (facts.imports if facts is not None and facts.error is None else ())
+            if _longest_external(f, self.modules) == target
+        ]
+        found = [k for k in found if k in kinds] or found
+        return min(found, key=lambda k: k.rank, default=EdgeKind.MODULE).value
 
     # -- ST104: what a first-party name is defined as ----------------------------------------
     def kind_of(self, qname: str) -> str:
@@ -1212,7 +1141,7 @@ class _Run:
             if name in self.modules:
                 kinds.add("module")
                 continue
-            module = _longest_module(name, self.modules)
+            module = longest_module(name, self.modules)
             if module is None:
                 kinds.add(f"external:{name}")
                 continue

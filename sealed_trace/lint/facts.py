@@ -80,7 +80,9 @@ class ImportFact:
     ``kind``: ``import`` | ``from`` | ``dynamic`` (a literal ``import_module``/``__import__``);
     ``type_checking``: inside ``if TYPE_CHECKING:``; ``text``: the spelling, for messages;
     ``lazy``: inside a function body (it runs when the function is called, not on import);
-    ``statement``: the line the import statement starts on (0 when not recorded)."""
+    ``statement``: the line the import statement starts on (0 when not recorded);
+    ``main``: under ``if __name__ == "__main__":`` (it runs only when the module is run as a
+    script, never when it is imported)."""
 
     line: int
     column: int
@@ -91,6 +93,7 @@ class ImportFact:
     text: str
     lazy: bool = False
     statement: int = 0
+    main: bool = False
 
 
 @dataclass(frozen=True, slots=True)

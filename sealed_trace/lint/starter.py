@@ -7,31 +7,46 @@ The proposal is read from the project as it stands, statically (nothing is impor
   the root is the project itself. Namespace packages (no ``__init__.py``) are found like any
   other, by their files.
 * for the sealed ``MODULE``: one boundary with the ``adr-0230`` preset; its current
-  first-party imports as ``allowed_imports``; as ``upstream`` candidates, the first-party
-  modules importing it loads (ADR-0230 §15: the records it consumes come from there, and none
-  of them may import it back, which would also be a cycle).
+  first-party imports as ``allowed_imports`` (with a warning for each that the preset bans:
+  allowing it lifts no ban); as ``upstream`` candidates, the first-party modules that importing
+  it loads: its module-level imports, in turn, and the package ``__init__`` files they run, but
+  not imports inside functions, under ``TYPE_CHECKING`` or under ``if __name__ ==
+  "__main__":`` (ADR-0230 §15: the records it consumes come from there, and none of them may
+  import it back, which would also be a cycle).
 * a forecast, as comments: the findings the first lint of this very policy reports (the
   engine is run on it), so that nothing the proposal did not announce turns up.
 
-Every line of the proposal carries a comment saying why it is there. With ``--write`` it is
-appended to ``pyproject.toml`` (created when missing), never over an existing
-``[tool.sealed_trace]`` table, and only after the resulting file has been read back and
-validated as a policy; the file is replaced in one step, so it is never half-written.
+Every line of the proposal carries a comment saying why it is there. A directory without
+Python modules gets no proposal, and an existing ``[tool.sealed_trace]`` table is named (the
+proposal is then for comparison). With ``--write`` it is appended to ``pyproject.toml``
+(created when missing), never over an existing table, and only after the resulting file has
+been read back and validated as a policy; the file is replaced in one step, so it is never
+half-written.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import difflib
 import os
 import sys
 import tempfile
+from collections import deque
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sealed_trace.lint._files import SourceFile, discover, module_file
-from sealed_trace.lint.config import ConfigError, parse_config
+from sealed_trace.lint.config import (
+    DEFAULT_EDGE_KINDS,
+    ConfigError,
+    name_is_banned,
+    parse_config,
+)
+from sealed_trace.lint.import_graph import EdgeKind
+from sealed_trace.lint.presets import PRESETS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -57,6 +72,11 @@ _NOT_CODE = (
     "scripts",
 )
 _PRESET = "adr-0230"
+#: The imports that load a module, for upstream candidates: those the closure follows
+#: (ST404) by default.
+_CLOSURE_KINDS = frozenset(EdgeKind(kind) for kind in DEFAULT_EDGE_KINDS["closure"])
+#: Which kind an import under two guards has, the first of these that applies (the lint's).
+_PRECEDENCE = (EdgeKind.TYPE_CHECKING, EdgeKind.FUNCTION, EdgeKind.MAIN, EdgeKind.MODULE)
 #: Findings of the first lint shown in the proposal (the rest are counted).
 _FORECAST_LINES = 15
 
@@ -68,13 +88,37 @@ class InitError(Exception):
 @dataclass(frozen=True, slots=True)
 class Proposal:
     """A starter policy: ``text`` (TOML, each line commented), the ``source_roots`` and
-    ``module`` it is for, and ``warnings``: the comment lines forecasting what its first lint
-    reports."""
+    ``module`` it is for, ``warnings``: the comment lines forecasting what its first lint
+    reports, and ``notes``: what the user must know before using it (an existing table, an
+    allowed module the preset bans), one line each, also in ``text`` as comments."""
 
     text: str
     source_roots: tuple[str, ...]
     module: str | None
     warnings: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class _Tree:
+    """The project's modules: ``modules`` by name, and ``names``: those names and every
+    package above them (namespace packages, which have no file, included)."""
+
+    modules: dict[str, SourceFile]
+    names: frozenset[str]
+
+    @classmethod
+    def of(cls, files: list[SourceFile]) -> _Tree:
+        modules = {f.module: f for f in files if f.module is not None and f.problem is None}
+        names = {name for module in modules for name in _self_and_parents(module)}
+        return cls(modules, frozenset(names))
+
+
+def _self_and_parents(module: str) -> Iterator[str]:
+    """``a.b.c`` -> ``a``, ``a.b``, ``a.b.c``: what importing it runs, in order."""
+    parts = module.split(".")
+    for end in range(1, len(parts) + 1):
+        yield ".".join(parts[:end])
 
 
 def _has_python(directory: Path) -> bool:
@@ -115,7 +159,8 @@ def _lines_of_list(key: str, items: list[tuple[str, str]], empty_note: str) -> l
 
 
 def _imports_of(path: SourceFile, target: Path) -> list[tuple[str, str | None, int]]:
-    """``(module, from-imported name or None, line)`` of every import of the file."""
+    """``(module, from-imported name or None, line)`` of every import of the file, wherever it
+    runs (what the sealed module's import surface is judged on)."""
     from sealed_trace.lint._graph import extract_graph_facts
 
     try:
@@ -131,25 +176,28 @@ def _imports_of(path: SourceFile, target: Path) -> list[tuple[str, str | None, i
 def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
     """Read the project in ``project`` (a directory) and return the starter policy.
 
-    Raises :class:`InitError` when ``module`` is given but no file of the project defines it
-    (with the closest module names), or when its file cannot be read or parsed.
+    Raises :class:`InitError` when the directory holds no Python module (there is nothing to
+    propose), when ``module`` is given but no file of the project defines it (with the closest
+    module names), or when its file cannot be read or parsed.
     """
     root_dir = Path(project).resolve()
     if not root_dir.is_dir():
         raise InitError(f"{project}: not a directory")
     source_root = _source_root(root_dir, module)
-    lines = ["[tool.sealed_trace]"]
-    layout = (
-        "src layout: the packages live in src/"
-        if source_root == "src"
-        else "the packages live at the top of the project"
-        if source_root == "."
-        else f"the packages live in {source_root}/"
-    )
-    lines.append(f"source_roots = [{_toml_string(source_root)}]  # {layout}")
     exclude: list[str] = []
     if source_root == ".":
         exclude = [d for d in _NOT_CODE if (root_dir / d).is_dir() and _has_python(root_dir / d)]
+    files = discover(str(root_dir), (str(root_dir / source_root),), exclude=tuple(exclude))
+    tree = _Tree.of(files)
+    if not tree.modules:
+        raise InitError(
+            f"nothing to propose: no Python module under {root_dir} (outside "
+            f"{', '.join(exclude) or 'hidden directories'}); run it in the project's directory"
+        )
+    notes = _existing_table_notes(root_dir)
+    lines = [f"# {note}" for note in notes]
+    lines += ["[tool.sealed_trace]"]
+    lines.append(f"source_roots = [{_toml_string(source_root)}]  # {_layout(source_root, tree)}")
     if exclude:
         lines.append(
             "exclude = ["
@@ -166,43 +214,76 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
             f'# preset = "{_PRESET}"',
             "# upstream = []",
         ]
-        return Proposal("\n".join(lines) + "\n", (source_root,), None)
-
-    files = discover(str(root_dir), (str(root_dir / source_root),), tuple(exclude))
-    modules = {f.module: f for f in files if f.module is not None and f.problem is None}
-    sealed = modules.get(module)
+        return Proposal("\n".join(lines) + "\n", (source_root,), None, notes=notes)
+    sealed = tree.modules.get(module)
     if sealed is None:
-        close = difflib.get_close_matches(module, sorted(modules), n=3)
+        close = difflib.get_close_matches(module, sorted(tree.modules), n=3)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise InitError(f"no module {module!r} under {source_root}/{hint}")
+    boundary, banned_notes = _boundary_lines(module, sealed, tree)
+    lines += boundary
+    forecast = _forecast(root_dir, "\n".join(lines) + "\n")
+    return Proposal(
+        "\n".join(lines + forecast) + "\n",
+        (source_root,),
+        module,
+        tuple(forecast),
+        notes + banned_notes,
+    )
 
+
+def _layout(source_root: str, tree: _Tree) -> str:
+    """What the source root holds, as found: its top-level packages and modules."""
+    tops = sorted({m.partition(".")[0] for m in tree.modules})
+    shown = ", ".join(tops[:5]) + (f" and {len(tops) - 5} more" if len(tops) > 5 else "")
+    where = "at the top of the project" if source_root == "." else f"in {source_root}/"
+    return f"{len(tree.modules)} module(s) {where}: {shown}"
+
+
+def _existing_table_notes(root_dir: Path) -> tuple[str, ...]:
+    """A note when ``pyproject.toml`` already has a ``[tool.sealed_trace]`` table."""
+    with contextlib.suppress(OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        document = tomllib.loads((root_dir / "pyproject.toml").read_text("utf-8"))
+        tool = document.get("tool")
+        if isinstance(tool, dict) and "sealed_trace" in tool:
+            return (
+                "pyproject.toml already has a [tool.sealed_trace] table: this proposal is for "
+                "comparison; --write will not touch that table (merge by hand)",
+            )
+    return ()
+
+
+def _boundary_lines(
+    module: str, sealed: SourceFile, tree: _Tree
+) -> tuple[list[str], tuple[str, ...]]:
+    """The ``[[tool.sealed_trace.boundary]]`` lines for ``module``, and a warning for each
+    preset ban that matches allowed modules."""
     first_party: dict[str, str] = {}
-    for target, line in _first_party_imports(sealed, module, modules):
-        below = [m for m in modules if m.startswith(target + ".")]
+    for target, line in _first_party_imports(sealed, module, tree):
+        below = sum(1 for m in tree.modules if m.startswith(target + "."))
         note = f"imported by {module} (line {line})"
         if below:
-            note += f"; allows the {len(below)} modules below it too: narrow it if you can"
+            note += f"; allows the {below} modules below it too: narrow it if you can"
         first_party.setdefault(target, note)
     # The sealer itself: a sealing module that imports sealed_trace does so to seal.
-    sealer: dict[str, str] = {}
     for imported, _, line in sorted(_imports_of(sealed, Path(sealed.abspath)), key=lambda i: i[2]):
-        if imported.partition(".")[0] == "sealed_trace" and not _resolve(imported, None, modules):
-            sealer.setdefault("sealed_trace", f"the sealer, imported by {module} (line {line})")
+        if imported.partition(".")[0] == "sealed_trace" and imported not in tree.names:
+            first_party.setdefault(
+                "sealed_trace", f"the sealer, imported by {module} (line {line})"
+            )
+    notes = _ban_warnings(first_party)
     name = module.rpartition(".")[2].strip("_") or "sealed"
-    lines += [
+    lines = [
         "",
         "[[tool.sealed_trace.boundary]]",
         f"name = {_toml_string(name)}  # the name of this boundary in reports and pytest items",
         f"module = {_toml_string(module)}  # the sealed module (ADR-0230 §15)",
         f'preset = "{_PRESET}"  # §15.1 value-type imports, §15.2 bans, §7.3 forbidden fields',
     ]
-    allowed = sorted(first_party.items())
+    lines += [f"# {note}" for note in notes]
     lines += _lines_of_list(
-        "allowed_imports",
-        sorted({**first_party, **sealer}.items()),
-        "it imports no first-party module today",
+        "allowed_imports", sorted(first_party.items()), "it imports no first-party module today"
     )
-    closure = _closure(module, [m for m, _ in allowed], modules)
     upstream = [
         (
             m,
@@ -210,61 +291,201 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
             if via is None
             else f"loaded through {via} when it is imported: must never import it back",
         )
-        for m, via in sorted(closure.items())
+        for m, via in sorted(_loaded_when_imported(module, tree).items())
     ]
     lines += _lines_of_list(
-        "upstream", upstream, "no first-party module feeds it today: name the record producers"
+        "upstream", upstream, "importing it loads no first-party module: name the record producers"
     )
-    forecast = _forecast(root_dir, "\n".join(lines) + "\n")
-    return Proposal("\n".join(lines + forecast) + "\n", (source_root,), module, tuple(forecast))
+    return lines, tuple(notes)
 
 
-def _resolve(imported: str, name: str | None, modules: dict[str, SourceFile]) -> str | None:
-    """The first-party module an import loads (``from pkg import mod`` loads ``pkg.mod``), or
-    None for a module of the standard library or another distribution."""
-    if name is not None and name != "*" and f"{imported}.{name}" in modules:
-        return f"{imported}.{name}"
-    if imported in modules or any(m.startswith(imported + ".") for m in modules):
-        return imported
+def _ban_warnings(allowed: dict[str, str]) -> list[str]:
+    """One warning per preset ban that matches modules of ``allowed`` (``{module: its
+    comment}``), whose comments say so too: allowing a banned module lifts no ban."""
+    by_pattern: dict[str, list[str]] = {}
+    for name in sorted(allowed):
+        pattern = _preset_ban(name)
+        if pattern is not None:
+            by_pattern.setdefault(pattern, []).append(name)
+            allowed[name] += f"; BANNED by the preset ({pattern}): see the warning above"
+    warnings = []
+    for pattern, names in by_pattern.items():
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        warnings.append(
+            f"warning: the {_PRESET} preset bans {pattern!r}, which matches {len(names)} "
+            f"allowed module(s) ({shown}): allowed_imports lifts no ban, so the first lint "
+            "reports their use; if the sealed module must use them, this preset does not fit "
+            "the boundary"
+        )
+    return warnings
+
+
+def _preset_ban(module: str) -> str | None:
+    """The first pattern of the preset's bans that bans ``module``, or None."""
+    banned = PRESETS[_PRESET].banned
+    for pattern in banned:
+        if name_is_banned(module, (pattern,)) or pattern == f"{module}.*":
+            return pattern
     return None
 
 
-def _first_party_imports(
-    file: SourceFile, module: str, modules: dict[str, SourceFile]
-) -> list[tuple[str, int]]:
+def _resolve(imported: str, name: str | None, tree: _Tree) -> str | None:
+    """The first-party module an import loads (``from pkg import mod`` loads ``pkg.mod``), or
+    None for a module of the standard library or another distribution."""
+    if name is not None and name != "*" and f"{imported}.{name}" in tree.modules:
+        return f"{imported}.{name}"
+    return imported if imported in tree.names else None
+
+
+def _first_party_imports(file: SourceFile, module: str, tree: _Tree) -> list[tuple[str, int]]:
     """``(first-party module, line)`` of each import of ``file``, in line order, outside the
     sealed module ``module`` itself (a sealed package's own submodules)."""
     out = []
     for imported, name, line in sorted(
         _imports_of(file, Path(file.abspath)), key=lambda item: item[2]
     ):
-        target = _resolve(imported, name, modules)
-        if target is not None and target != module and not target.startswith(module + "."):
+        target = _resolve(imported, name, tree)
+        if target is not None and not _seals(module, target):
             out.append((target, line))
     return out
 
 
-def _closure(
-    module: str, starts: list[str], modules: dict[str, SourceFile]
+def _loaded_when_imported(
+    module: str, tree: _Tree, kinds: Collection[EdgeKind] = _CLOSURE_KINDS
 ) -> dict[str, str | None]:
-    """The first-party modules importing ``starts`` loads, transitively: ``{module: the
-    module it is first reached from (None for a start)}``; never into the sealed module."""
-    reached: dict[str, str | None] = dict.fromkeys(starts)
-    queue = list(starts)
+    """The first-party modules that importing ``module`` loads: ``{loaded module: the module
+    whose import first loads it (None for the sealed module's own imports)}``.
+
+    An import loads its target and the packages above it, whose ``__init__`` files run first.
+    Only imports of ``kinds`` are followed: by default those that load a module into the
+    closure (ST404), module-level ones (in a class body and in ``if``/``try``/``with``/loop
+    blocks too), not those inside a function, under ``TYPE_CHECKING`` or under ``if __name__
+    == "__main__":``. The sealed module, its submodules and the packages above it (which ran
+    before it) are left out.
+    """
+    reached: dict[str, str | None] = {}
+    seen = {module}
+    queue = deque([module])
     while queue:
-        current = queue.pop(0)
-        file = modules.get(current)
-        if file is None:
-            continue
-        try:
-            imports = _first_party_imports(file, module, modules)
-        except InitError:
-            continue  # a module that does not parse: the lint reports it (ST001)
-        for target, _ in imports:
-            if target not in reached:
-                reached[target] = current
-                queue.append(target)
+        current = queue.popleft()
+        for target in _import_targets(tree.modules[current], tree, kinds):
+            if target in seen or module.startswith(target + "."):
+                continue  # loaded already, or a package above the sealed module (ran first)
+            seen.add(target)
+            queue.append(target)
+            if not _seals(module, target):  # a sealed package's submodules are sealed too
+                reached[target] = None if _seals(module, current) else current
     return reached
+
+
+def _seals(module: str, other: str) -> bool:
+    """Whether ``other`` is the sealed ``module`` or, for a sealed package, below it."""
+    return other == module or other.startswith(module + ".")
+
+
+def _import_targets(file: SourceFile, tree: _Tree, kinds: Collection[EdgeKind]) -> list[str]:
+    """The first-party modules that the imports of ``kinds`` in ``file`` load, in file
+    order."""
+    try:
+        syntax = ast.parse(Path(file.abspath).read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return []  # the lint reports a file it cannot read or parse (ST001, ST002)
+    own = file.module or ""
+    package = own if file.is_package else own.rpartition(".")[0]
+    out: list[str] = []
+    for statement, kind in _import_statements(syntax.body):
+        if kind not in kinds:
+            continue
+        for imported, name in _imported(statement, package):
+            target = _resolve(imported, name, tree)
+            if target is not None:
+                out += [m for m in _self_and_parents(target) if m in tree.modules]
+    return list(dict.fromkeys(out))
+
+
+def _import_statements(
+    body: list[ast.stmt],
+) -> Iterator[tuple[ast.Import | ast.ImportFrom, EdgeKind]]:
+    """Each import statement of ``body``, in file order, with how it runs (as the lint's
+    import graph says it: ``TYPE_CHECKING`` before a function, before the ``__main__``
+    guard)."""
+    work = [(statement, EdgeKind.MODULE) for statement in reversed(body)]
+    while work:
+        statement, kind = work.pop()
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            yield statement, kind
+            continue
+        guard = _guard(statement)
+        if guard is None:
+            work += [(child, kind) for child in reversed(_nested(statement))]
+            continue
+        if isinstance(statement, ast.If):  # its ``else`` runs as the ``if`` itself does
+            work += [(child, kind) for child in reversed(statement.orelse)]
+        if isinstance(statement, (ast.If, ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = _stronger(kind, guard)
+            work += [(child, inner) for child in reversed(statement.body)]
+
+
+def _guard(statement: ast.stmt) -> EdgeKind | None:
+    """How the body of ``statement`` runs when that is not as the statement itself: a
+    function's, or that of ``if TYPE_CHECKING:`` or ``if __name__ == "__main__":``."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return EdgeKind.FUNCTION
+    if isinstance(statement, ast.If) and _type_checking(statement.test):
+        return EdgeKind.TYPE_CHECKING
+    if isinstance(statement, ast.If) and _main_guard(statement.test):
+        return EdgeKind.MAIN
+    return None
+
+
+def _stronger(kind: EdgeKind, guard: EdgeKind) -> EdgeKind:
+    """The kind of an import under both ``kind`` and ``guard``."""
+    return next(k for k in _PRECEDENCE if k in (kind, guard))
+
+
+def _nested(statement: ast.stmt) -> list[ast.stmt]:
+    """The statements inside a compound statement (class body, ``if``, ``try``, loops,
+    ``with``, ``match``), in file order."""
+    out: list[ast.stmt] = []
+    for part in ("body", "handlers", "cases", "orelse", "finalbody"):
+        for child in getattr(statement, part, None) or []:
+            if isinstance(child, (ast.ExceptHandler, ast.match_case)):
+                out += child.body
+            elif isinstance(child, ast.stmt):
+                out.append(child)
+    return out
+
+
+def _type_checking(test: ast.expr) -> bool:
+    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``."""
+    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", None)
+    return name == "TYPE_CHECKING"
+
+
+def _main_guard(test: ast.expr) -> bool:
+    """``if __name__ == "__main__":`` (either way round)."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return False
+    sides = {ast.dump(test.left), ast.dump(test.comparators[0])}
+    return isinstance(test.ops[0], ast.Eq) and sides == {
+        ast.dump(ast.Name("__name__", ast.Load())),
+        ast.dump(ast.Constant("__main__")),
+    }
+
+
+def _imported(statement: ast.Import | ast.ImportFrom, package: str) -> list[tuple[str, str | None]]:
+    """``(module, from-imported name or None)`` of one import statement; relative imports are
+    resolved against ``package``."""
+    if isinstance(statement, ast.Import):
+        return [(alias.name, None) for alias in statement.names]
+    base = statement.module or ""
+    if statement.level:
+        parts = package.split(".") if package else []
+        if statement.level - 1 > len(parts):
+            return []
+        parent = ".".join(parts[: len(parts) - statement.level + 1])
+        base = ".".join(p for p in (parent, base) if p)
+    return [(base, alias.name) for alias in statement.names] if base else []
 
 
 def _forecast(root_dir: Path, text: str) -> list[str]:

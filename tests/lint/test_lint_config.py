@@ -262,3 +262,102 @@ def test_a_top_level_key_below_a_boundary_says_where_it_belongs(project: Project
         )
         for p in problems
     )
+
+
+# -- issue 17 §6: bare builtins, the reference table, suggestions for module names ------------
+def test_a_bare_builtin_in_banned_means_the_builtin(project: Project) -> None:
+    project.boundary_toml = project.boundary_toml.replace('preset = "adr-0230"', 'preset = "none"')
+    project.boundary_toml += 'banned = ["open", "eval", "__import__"]\n'
+    (boundary,) = project.config().boundaries
+    assert boundary.banned == ("builtins.open", "builtins.eval", "builtins.__import__")
+
+
+def test_the_lint_finds_every_spelling_of_a_bare_builtin_ban(project: Project) -> None:
+    project.boundary_toml = project.boundary_toml.replace('preset = "adr-0230"', 'preset = "none"')
+    project.boundary_toml += 'banned = ["open", "eval", "__import__"]\n'
+    project.write(
+        "src/pkg/sealed.py",
+        """
+        import builtins
+        import builtins as b
+
+
+        def read(path, text):
+            handle = open(path)
+            other = builtins.open(path)
+            reader = open
+            reader(path)
+            b.eval(text)
+            return eval(text), __import__("json"), handle, other
+        """,
+    )
+    found = {(f.code, f.line) for f in project.findings() if f.code.startswith("ST2")}
+    assert found == {
+        ("ST201", 6),
+        ("ST201", 7),
+        ("ST202", 8),
+        ("ST201", 9),
+        ("ST201", 10),
+        ("ST201", 11),
+    }
+    messages = " | ".join(f.message for f in project.findings())
+    for name in ("builtins.open", "builtins.eval", "builtins.__import__"):
+        assert name in messages
+
+
+def test_a_misspelt_builtin_in_banned_gets_a_suggestion(project: Project) -> None:
+    project.boundary_toml += 'banned = ["opne"]\n'
+    problems = " | ".join(_problems(project))
+    assert "banned entry 'opne' names no first-party module" in problems
+    assert "(did you mean 'open'?)" in problems
+
+
+def test_a_misspelt_upstream_pattern_gets_the_closest_first_party_name(project: Project) -> None:
+    project.boundary_toml = project.boundary_toml.replace(
+        'upstream = ["pkg.up", "pkg.up.*"]', 'upstream = ["pkg.upp", "pkg.upp.*", "pkg.up.b"]'
+    )
+    problems = _problems(project)
+    assert any(
+        "upstream pattern 'pkg.upp' matches no module" in p and "(did you mean 'pkg.up'?)" in p
+        for p in problems
+    )
+    assert any("'pkg.upp.*'" in p and "(did you mean 'pkg.up.*'?)" in p for p in problems)
+    assert any("'pkg.up.b'" in p and "(did you mean 'pkg.up.a'?)" in p for p in problems)
+
+
+def test_every_key_that_names_modules_suggests_the_same_way(project: Project) -> None:
+    project.boundary_toml = """
+[[tool.sealed_trace.boundary]]
+name = "sealed"
+module = "pkg.seald"
+allowed_imports = ["pkg.valuse"]
+banned = ["pkg.valeus"]
+upstream = ["pkg.upp.*"]
+"""
+    problems = _problems(project)
+    suggestions = [p[p.index("(did you mean") :].split(")")[0] for p in problems]
+    assert suggestions == [
+        "(did you mean 'pkg.sealed'?",
+        "(did you mean 'pkg.up.*'?",
+        "(did you mean 'pkg.values'?",
+        "(did you mean 'pkg.values'?",
+    ]
+
+
+def _reference_tables() -> list[set[str]]:
+    """The keys of each ``| key | type | default | meaning |`` table in docs/lint.md."""
+    text = (Path(__file__).parents[2] / "docs" / "lint.md").read_text(encoding="utf-8")
+    tables = []
+    for part in text.split("| key | type | default | meaning |")[1:]:
+        keys: set[str] = set()
+        for row in part.split("\n\n", 1)[0].strip().splitlines()[1:]:
+            first_cell = row.split("|")[1]  # `select` / `deselect` documents two keys
+            keys.update(key.strip("` ") for key in first_cell.split("/"))
+        tables.append(keys)
+    return tables
+
+
+def test_the_reference_tables_in_the_docs_hold_every_key_the_config_accepts() -> None:
+    from sealed_trace.lint.config import BOUNDARY_KEYS, TOP_KEYS
+
+    assert _reference_tables() == [set(TOP_KEYS), set(BOUNDARY_KEYS)]

@@ -275,3 +275,191 @@ def test_an_unparsable_sealed_module_is_an_error_at_its_line(
     status, _, err = _run(tmp_path, monkeypatch, capsys, "init", "k.seal")
     assert status == 2
     assert "k/seal.py:2:" in err
+
+
+# -- issue 17 §5: an init a team keeps ---------------------------------------------------------
+def test_upstream_candidates_are_only_what_importing_the_sealed_module_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from pkg import early\n",  # ran before the sealed module
+            "pkg/early.py": "",
+            "pkg/sealing.py": (
+                "from typing import TYPE_CHECKING\n"
+                "from . import gate\n"
+                "if TYPE_CHECKING:\n    from pkg import replay\n"
+                "else:\n    from pkg import budget\n"
+                "def run():\n    import pkg.search\n"
+                "class Holder:\n    from pkg import records\n"
+                "try:\n    import pkg.fast\nexcept ImportError:\n    import pkg.slow\n"
+                'if __name__ == "__main__":\n    import pkg.cli\n'
+            ),
+            "pkg/gate.py": (
+                "import pkg.sub.values\n"
+                "def later():\n    from pkg import lazy\n"
+                "if '__main__' == __name__:\n    import pkg.cli\n"
+            ),
+            "pkg/sub/__init__.py": "from .helpers import help\n",
+            "pkg/sub/helpers.py": (
+                "import typing\nif typing.TYPE_CHECKING:\n    import pkg.replay\n"
+            ),
+            "pkg/sub/values.py": "",
+            **{
+                f"pkg/{name}.py": ""
+                for name in ("replay", "budget", "search", "records", "fast", "slow", "cli", "lazy")
+            },
+        },
+    )
+    status, out, err = _run(tmp_path, monkeypatch, capsys, "init", "pkg.sealing")
+    assert status == 0, err
+    assert _boundary(out)["upstream"] == [
+        "pkg.budget",
+        "pkg.fast",
+        "pkg.gate",
+        "pkg.records",
+        "pkg.slow",
+        "pkg.sub",
+        "pkg.sub.helpers",
+        "pkg.sub.values",
+    ]
+    assert '"pkg.sub.helpers",  # loaded through pkg.sub when it is imported' in out
+
+
+def test_a_sealed_package_loads_what_its_submodules_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "k/__init__.py": "",
+            "k/seal/__init__.py": "from .core import x\n",
+            "k/seal/core.py": "from k import records\nx = 1\n",
+            "k/records.py": "",
+        },
+    )
+    _, out, _ = _run(tmp_path, monkeypatch, capsys, "init", "k.seal")
+    assert _boundary(out)["upstream"] == ["k.records"]
+
+
+def test_an_allowed_module_the_preset_bans_is_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "httpx/__init__.py": "",
+            "httpx/_urls.py": "class URL:\n    pass\n",
+            "httpx/_models.py": "from ._urls import URL\n",
+        },
+    )
+    status, out, err = _run(tmp_path, monkeypatch, capsys, "init", "httpx._models")
+    assert status == 0
+    warning = (
+        "warning: the adr-0230 preset bans 'httpx.*', which matches 1 allowed module(s) "
+        "(httpx._urls): allowed_imports lifts no ban, so the first lint reports their use"
+    )
+    assert warning in err
+    assert err.count("warning") == 1
+    assert f"# {warning}" in out
+    line = next(x for x in out.splitlines() if x.strip().startswith('"httpx._urls",'))
+    assert "BANNED by the preset (httpx.*)" in line
+    assert _boundary(out)["allowed_imports"] == ["httpx._urls"]
+
+
+def test_an_allowed_module_the_preset_does_not_ban_gets_no_warning(
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, err = _run(src_kernel, monkeypatch, capsys, "init", "mykernel.sealing")
+    assert "warning" not in err + out
+    assert "BANNED" not in out
+
+
+@pytest.mark.parametrize("args", [("init",), ("init", "kern.seal"), ("init", "--write")])
+def test_an_empty_directory_has_nothing_to_propose(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: tuple[str, ...],
+) -> None:
+    _write(tmp_path, {"tests/test_x.py": "import kern\n", "README.md": "# kern\n"})
+    status, out, err = _run(tmp_path, monkeypatch, capsys, *args)
+    assert status == 2
+    assert out == ""
+    assert "nothing to propose: no Python module under" in err
+    assert "source_roots" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "tests"]
+
+
+def test_the_layout_comment_names_what_was_found(
+    src_kernel: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = _run(src_kernel, monkeypatch, capsys, "init")
+    assert 'source_roots = ["src"]  # 5 module(s) in src/: mykernel' in out
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_an_existing_table_is_named_with_or_without_write(
+    src_kernel: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    write: bool,
+) -> None:
+    pyproject = src_kernel / "pyproject.toml"
+    pyproject.write_text(_PROJECT + '[tool.sealed_trace]\nsource_roots = ["src"]\n')
+    before = pyproject.read_bytes()
+    args = ("init", "mykernel.sealing", *(("--write",) if write else ()))
+    status, out, err = _run(src_kernel, monkeypatch, capsys, *args)
+    note = (
+        "pyproject.toml already has a [tool.sealed_trace] table: this proposal is for "
+        "comparison; --write will not touch that table (merge by hand)"
+    )
+    assert note in err
+    assert status == (2 if write else 0)
+    if not write:
+        assert out.startswith(f"# {note}\n[tool.sealed_trace]\n")
+    assert pyproject.read_bytes() == before
+
+
+def test_init_gives_each_import_the_kind_the_lint_gives_it() -> None:
+    import ast
+
+    from sealed_trace.lint._graph import extract_graph_facts
+    from sealed_trace.lint.import_graph import kind_of_import
+    from sealed_trace.lint.starter import _import_statements
+
+    source = (
+        "import typing\n"
+        "import a\n"
+        "if typing.TYPE_CHECKING:\n"
+        "    import b\n"
+        "    def f():\n"
+        "        import c\n"
+        "else:\n"
+        "    import d\n"
+        "def g():\n"
+        "    import e\n"
+        "    if __name__ == '__main__':\n"
+        "        import f\n"
+        "class K:\n"
+        "    import h\n"
+        "    def m(self):\n"
+        "        import i\n"
+        "if '__main__' == __name__:\n"
+        "    import j\n"
+        "    def n():\n"
+        "        import k\n"
+        "try:\n"
+        "    import l\n"
+        "except ImportError:\n"
+        "    from m import x\n"
+    )
+    ours = {
+        statement.lineno: kind for statement, kind in _import_statements(ast.parse(source).body)
+    }
+    lints = {
+        fact.line: kind_of_import(fact) for fact in extract_graph_facts(source, "p", False).imports
+    }
+    assert ours == lints
+    assert {kind.value for kind in ours.values()} == {"module", "function", "main", "type-checking"}

@@ -162,13 +162,28 @@ def _closure(project: Project) -> None:
 def test_the_closure_reports_a_banned_facility_with_its_chain(project: Project) -> None:
     _closure(project)
     project.write("src/pkg/values.py", "from pkg import state\n")
-    project.write("src/pkg/state.py", "def spawn():\n    import subprocess\n")
+    project.write("src/pkg/state.py", "import subprocess\n")
     findings = [f for f in project.run().findings if f.code == "ST404"]
     assert [(f.path, f.line) for f in findings] == [("src/pkg/sealed.py", 1)]
     assert findings[0].message == (
         "importing sealed module pkg.sealed loads banned subprocess: "
-        "pkg.sealed -> pkg.values -> pkg.state -> subprocess (lazy)"
+        "pkg.sealed -> pkg.values -> pkg.state -> subprocess"
     )
+
+
+def test_the_closure_counts_imports_in_functions_only_when_the_policy_says_so(
+    project: Project,
+) -> None:
+    _closure(project)
+    project.write("src/pkg/values.py", "from pkg import state\n")
+    project.write("src/pkg/state.py", "def spawn():\n    import subprocess\n")
+    assert [f for f in project.run().findings if f.code == "ST404"] == []
+    project.boundary_toml += 'edge_kinds = { closure = ["module", "function"] }\n'
+    findings = [f for f in project.run().findings if f.code == "ST404"]
+    assert [f.message for f in findings] == [
+        "importing sealed module pkg.sealed loads banned subprocess: "
+        "pkg.sealed -> pkg.values -> pkg.state -> subprocess (in a function)"
+    ]
 
 
 def test_the_closure_reports_upstream_modules_it_loads(project: Project) -> None:
@@ -190,6 +205,8 @@ def test_the_closure_follows_the_type_checking_policy(project: Project) -> None:
         "src/pkg/values.py",
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import socket\n",
     )
+    assert project.run().findings == ()  # it never runs: nothing is loaded
+    project.boundary_toml += 'edge_kinds = { closure = ["module", "type-checking"] }\n'
     assert [f.code for f in project.run().findings] == ["ST404"]
     project.boundary_toml += 'type_checking_imports = "ignore"\n'
     assert project.run().findings == ()

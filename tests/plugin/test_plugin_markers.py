@@ -313,7 +313,7 @@ def test_strict_mode_accepts_the_markers(pytester: pytest.Pytester, how: str) ->
             "sealed_trace_forbid_imports('cleanmod', forbidden=['time-*'])",
             "sealed_trace_forbid_imports: forbidden: ",
         ),
-        ("sealed_trace_forbid_imports('cleanmod', forbidden=['tiem.*'])", "did you mean 'time'?"),
+        ("sealed_trace_forbid_imports('cleanmod', forbidden=['tiem.*'])", "did you mean 'time.*'?"),
         (
             "sealed_trace_forbid_imports('cleanmod', preset='adr0230')",
             "sealed_trace_forbid_imports: preset: 'adr0230' is not a built-in preset "
@@ -448,3 +448,47 @@ def test_the_checked_module_is_read_never_imported(pytester: pytest.Pytester) ->
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["boom.py:1:8 ST102 *"])
     result.stdout.no_fnmatch_line("*imported!*")
+
+
+def test_a_bare_builtin_in_forbidden_means_the_builtin(pytester: pytest.Pytester) -> None:
+    write_files(
+        pytester,
+        {
+            "readsmod.py": """
+            import builtins
+
+
+            def read(path, text):
+                grab = open
+                return open(path), builtins.open(path), grab(path), eval(text)
+            """
+        },
+    )
+    pytester.makepyfile(
+        test_reads="""
+        import pytest
+
+
+        @pytest.mark.sealed_trace_forbid_imports("readsmod", forbidden=["open", "eval"])
+        def test_reads():
+            pass
+
+
+        @pytest.mark.sealed_trace_forbid_imports("readsmod", forbidden=["__import__"])
+        def test_no_dynamic_import():
+            pass
+        """
+    )
+    result = pytester.runpytest("-rA", *NO_CACHE)
+    result.assert_outcomes(failed=1, passed=1)  # `__import__` is accepted, and not used
+    result.stdout.fnmatch_lines(
+        [
+            "readsmod.py:5:12 ST202 reference to banned builtins.open",
+            "readsmod.py:6:12 ST201 call of banned builtins.open",
+            "readsmod.py:6:24 ST201 call of banned builtins.open",
+            "readsmod.py:6:45 ST201 call of banned builtins.open (through local name 'grab')",
+            "readsmod.py:6:57 ST201 call of banned builtins.eval",
+        ],
+        consecutive=False,
+    )
+    result.stdout.no_fnmatch_line("*names no first-party module*")

@@ -12,15 +12,27 @@ plugins add rules through the ``sealed_trace_lint_rules`` hook (:mod:`sealed_tra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.facts import FileFacts
 from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.import_graph import EdgeKind
 
-__all__ = ["ClosureEdge", "ReverseEdge", "Rule", "RuleContext"]
+__all__ = ["ClosureEdge", "ReverseEdge", "Rule", "RuleContext", "marked_chain"]
+
+
+def marked_chain(chain: Sequence[str], kinds: Sequence[str]) -> str:
+    """``a -> b -> c`` with each step that does not run when its importer is imported marked
+    after the module it reaches (``b (in a function)``); ``kinds[i]`` is the kind of step
+    ``chain[i] -> chain[i + 1]`` (an :class:`EdgeKind` value; missing ones run on import)."""
+    shown = [chain[0]] if chain else []
+    for index, module in enumerate(chain[1:]):
+        note = EdgeKind(kinds[index]).note if index < len(kinds) else ""
+        shown.append(f"{module} ({note})" if note else module)
+    return " -> ".join(shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +40,8 @@ class ReverseEdge:
     """An import of an upstream module that reaches the sealed module.
 
     ``chain`` runs from the imported module to the sealed module (length 1: a direct import);
-    ``others`` counts the other modules the upstream module imports that reach it too.
+    ``others`` counts the other modules the upstream module imports that reach it too;
+    ``kinds`` says how each step runs, from the upstream module on (see :func:`marked_chain`).
     """
 
     line: int
@@ -36,6 +49,7 @@ class ReverseEdge:
     text: str
     chain: tuple[str, ...]
     others: int = 0
+    kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,15 +57,15 @@ class ClosureEdge:
     """A module the sealed module's import closure loads against the policy (ST404):
     ``what`` it is (``banned subprocess``, ``upstream module pkg.gate``), the sealed module's
     import that starts the ``chain`` (module names from the sealed module on, ending with the
-    offending module; ``lazy`` holds, per step, whether that import runs only in a
-    function)."""
+    offending module; ``kinds`` holds, per step, how that import runs: an
+    :class:`EdgeKind` value)."""
 
     line: int
     column: int
     text: str
     what: str
     chain: tuple[str, ...]
-    lazy: tuple[bool, ...]
+    kinds: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import RuleContext, marked_chain
 
 __all__ = ["ClosureImport"]
 
@@ -15,7 +15,8 @@ _INFO = RULES["ST404"]
 
 class ClosureImport:
     """What the sealed module's first-party import closure loads against the policy: one
-    finding per banned facility or module, with its shortest chain."""
+    finding per banned module (whole modules) or upstream module, on the sealed module's
+    import that starts its shortest chain, each step that does not run on import marked."""
 
     code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
     roles = frozenset({"boundary"})
@@ -23,13 +24,13 @@ class ClosureImport:
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST404 findings computed for ``ctx``'s boundary (see the class docstring)."""
         for edge in ctx.closure:
-            steps = [edge.chain[0]]
-            for module, lazy in zip(edge.chain[1:], edge.lazy, strict=True):
-                steps.append(f"{module} (lazy)" if lazy else module)
             yield ctx.finding(
                 edge.line,
                 edge.column,
                 self.code,
-                f"importing sealed module {edge.chain[0]} loads {edge.what}: " + " -> ".join(steps),
-                f"{edge.what}|{' -> '.join(edge.chain)}",
+                f"importing sealed module {edge.chain[0]} loads {edge.what}: "
+                + marked_chain(edge.chain, edge.kinds),
+                # what is loaded and through which import: not the chain, which another
+                # module's edit can change
+                f"{edge.what}|{edge.text}",
             )

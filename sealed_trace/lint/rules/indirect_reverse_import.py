@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import RuleContext, marked_chain
 
 __all__ = ["IndirectReverseImport"]
 
@@ -23,7 +23,7 @@ class IndirectReverseImport:
         """Yield the ST402 findings of ``ctx``'s file (see the class docstring)."""
         for edge in ctx.reverse_edges:
             if len(edge.chain) > 1:
-                chain = " -> ".join((ctx.module or ctx.path, *edge.chain))
+                chain = marked_chain((ctx.module or ctx.path, *edge.chain), edge.kinds)
                 others = (
                     f" ({edge.others} other imported module"
                     f"{'s' if edge.others > 1 else ''} reach{'' if edge.others > 1 else 'es'}"

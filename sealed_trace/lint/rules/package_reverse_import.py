@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import RuleContext, marked_chain
 
 __all__ = ["PackageReverseImport"]
 
@@ -25,7 +25,7 @@ class PackageReverseImport:
         if not ctx.reverse_edges:
             return
         edge = ctx.reverse_edges[0]
-        chain = " -> ".join((ctx.module or ctx.path, *edge.chain))
+        chain = marked_chain((ctx.module or ctx.path, *edge.chain), edge.kinds)
         shown = ", ".join(ctx.affected[:5]) + (
             f" and {len(ctx.affected) - 5} more" if len(ctx.affected) > 5 else ""
         )
