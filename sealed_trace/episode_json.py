@@ -333,16 +333,27 @@ def nests_deeper_than(text: str, limit: int) -> bool:
     """Whether a JSON text nests containers deeper than ``limit`` (the root is depth 1),
     counted on its characters before any decoder runs (sealing-policy §11): strings are
     dropped, then each pass removes the innermost bracket pairs, at most ``limit`` passes.
-    Constant stack; a text whose brackets do not pair is left to the decoder."""
+    Constant stack. Brackets that do not pair (not JSON) are counted one by one: the deepest
+    point their opening brackets reach, so the decoder never meets more than ``limit``."""
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    for _ in range(limit):
+    for removed in range(limit):
         if not brackets:
             return False
         inner = _INNERMOST.sub("", brackets)
-        if inner == brackets:
-            return False  # unpaired brackets: not JSON, and the decoder will say so
+        if inner == brackets:  # unpaired: not JSON, unless too deep
+            return removed + _deepest(brackets) > limit
         brackets = inner
-    return bool(brackets) and _INNERMOST.search(brackets) is not None
+    return bool(brackets)
+
+
+def _deepest(brackets: str) -> int:
+    """The deepest nesting the opening brackets of ``brackets`` reach, closing ones undoing
+    them (never below zero)."""
+    depth = deepest = 0
+    for char in brackets:
+        depth = depth + 1 if char in "[{" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def outcome_document(outcome: PracticeTraceOutcome) -> dict[str, object]:

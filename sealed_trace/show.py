@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from sealed_trace.episode_json import (
+    MAX_DOCUMENT_DEPTH,
     OUTCOME_FORMAT,
     DocumentError,
-    outcome_id_reproduces,
-    MAX_DOCUMENT_DEPTH,
     nests_deeper_than,
+    outcome_id_reproduces,
     seal_document,
 )
 from sealed_trace.reasons import REASON_CODES
@@ -513,10 +513,10 @@ def load_view(
     if episode_data is not None:
         where = episode_path or "EPISODE"
         try:
-            text = episode_data.decode("utf-8")
+            source = episode_data.decode("utf-8")
             # Counted before decoding (sealing-policy §11); seal_document refuses it.
-            too_deep = nests_deeper_than(text, MAX_DOCUMENT_DEPTH)
-            decoded = None if too_deep else json.loads(text)
+            too_deep = nests_deeper_than(source, MAX_DOCUMENT_DEPTH)
+            decoded = None if too_deep else json.loads(source)
         except ValueError:  # seal_document names the fault, or refuses
             decoded = None
         episode = decoded if type(decoded) is dict else {}

@@ -73,7 +73,6 @@ def test_a_stop_iteration_in_any_record_is_malformed_never_the_end_of_the_record
         StopIteration(),
         StopAsyncIteration(),
         RuntimeError(),
-        RecursionError(),
         MemoryError(),
         ValueError(),
         TypeError(),
@@ -108,6 +107,17 @@ def test_any_exception_while_reading_is_a_malformed_record_at_that_path(
     assert isinstance(outcome, PracticeTraceRefusal)
     assert code in outcome.reason_codes
     assert f"{path} could not read field" in outcome.explanation
+
+
+def test_a_recursion_error_while_reading_refuses_the_whole_episode_as_an_internal_fault() -> None:
+    """A RecursionError says the caller's stack ran out, not that the record is malformed
+    (sealing-policy §11): the episode refuses as sealer_internal_fault."""
+    episode = _many_results(9)
+    items = list(episode.replay_results)
+    items[3] = _Host(items[3], "explanation", RecursionError())
+    outcome = seal(dc.replace(episode, replay_results=tuple(items)))
+    assert isinstance(outcome, PracticeTraceRefusal)
+    assert outcome.reason_codes == ("sealer_internal_fault",)
 
 
 @pytest.mark.parametrize(

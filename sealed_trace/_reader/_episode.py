@@ -28,6 +28,7 @@ from sealed_trace._reader._values import (
     Bad,
     Problems,
     exact_tuple,
+    loose_items,
     raw_pair,
     read_pair,
     read_text,
@@ -245,25 +246,31 @@ def read_array(
 
 
 def read_versions(raw: object, where: str) -> VersionList:
-    """A version list, every entry judged (sealing-policy §9); its problems as findings."""
+    """A version list, every entry judged (sealing-policy §9), even in a list that is not a
+    tuple or beside a malformed entry; its form problems as findings."""
     message = f"{where} is not a tuple of (name, version) pairs of non-empty strings"
     if raw is MISSING:
         return VersionList(ABSENT, findings=(("missing_episode_field", f"{where} is absent"),))
     if raw is UNREADABLE:
         finding = ("malformed_version_list", f"{where} could not be read")
         return VersionList(UNREAD, findings=(finding,))
+    scratch = Problems()  # version texts are strings: no host code runs for them
     items = exact_tuple(raw)
     if isinstance(items, Bad):
-        return VersionList(MALFORMED, findings=(("malformed_version_list", message),))
-    scratch = Problems()  # version texts are exact strings: no host code runs for them
-    entries, judged = [], []
+        loose = [raw_pair(item, scratch) for item in loose_items(raw)]
+        found = tuple(pair for pair in loose if pair is not None)
+        return VersionList(MALFORMED, (), found, True, (("malformed_version_list", message),))
+    entries: list[tuple[str, str]] = []
+    judged: list[tuple[str, str]] = []
     for item in items:
         pair = read_pair(item, scratch)
         if not isinstance(pair, Bad):
             entries.append(pair)
-        loose = raw_pair(item, scratch)
-        if loose is not None:
-            judged.append(loose)
+            judged.append(pair)
+            continue
+        pair_of_strings = raw_pair(item, scratch)
+        if pair_of_strings is not None:
+            judged.append(pair_of_strings)
     bad = len(entries) != len(items)
     findings = (("malformed_version_list", message),) if bad else ()
     return VersionList(READ, tuple(entries), tuple(judged), bad, findings)
@@ -322,6 +329,9 @@ def read_claim(claimed: object, schema: RecordSchema, seal: Problems) -> Claim:
         return Claim(RecordCopy(MALFORMED, None, {}), absent, absent, None, problems)
     raw = {name: read_attribute(claimed, name) for name in schema.names}
     keep(problems, claimed, schema.label)
+    for name, default in schema.defaults:
+        if raw[name] is MISSING:  # a field the layout does not ask for (sealing-policy §10)
+            raw[name] = default
     # The record is read from what was read once; an attribute whose read raised stays a
     # value no kind accepts.
     snapshot = SimpleNamespace(**{k: v for k, v in raw.items() if v is not MISSING})
@@ -366,9 +376,12 @@ def read_episode(
             records[name] = _record(top[name], name, problems)
         else:
             arrays[name] = read_array(top[name], name, SCHEMAS[ARRAY_FIELDS[name]], problems)
+    bound = any(_supplied(top[name]) for name in BOUND_FIELDS)
     for name, label in BOUND_FIELDS.items():
         if top[name] is not MISSING and top[name] is not None:
             arrays[name] = read_array(top[name], name, SCHEMAS[label], problems)
+        elif bound:  # beside the other bound array, an absent one holds no records
+            arrays[name] = ArrayCopy(())
     run, refusal = records["geometric_search_run"], records["search_run_refusal"]
     if run.present and refusal.present:
         problems.add("both_run_kinds_present", "the episode holds a run and a run refusal")
@@ -381,7 +394,7 @@ def read_episode(
     claim = _claim(claimed, claim_schema, problems)
     return EpisodeCopy(
         is_episode=True,
-        bound=any(_supplied(top[name]) for name in BOUND_FIELDS),
+        bound=bound,
         trace_policy_text=text,
         trace_policy_version=version,
         records=records,

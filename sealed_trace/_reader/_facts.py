@@ -14,6 +14,7 @@ items that end early or go on past it make the facts unreadable, never fewer or 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from itertools import repeat
 from types import MappingProxyType
 from typing import Final, cast
 
@@ -26,31 +27,23 @@ __all__ = ["read_facts"]
 #: Container levels the facts may hold, themselves included: the frame digest payload wraps
 #: them in one object more, and an identity payload nests at most MAX_DEPTH containers.
 FACTS_DEPTH: Final = MAX_DEPTH - 1
-_END: Final = object()
-_CONTAINER: Final = object()
 
 
 class _Unreadable(Exception):
     """The facts break a limit or a rule: the read stops here."""
 
 
-def _scalar(value: object) -> object:
-    """An exact JSON scalar as it is, :data:`_CONTAINER` for a container; raises otherwise."""
-    kind = type(value)
-    if kind is str:
-        text = cast(str, value)
-        if not text.isascii():
-            text.encode("utf-8")  # a lone surrogate raises UnicodeEncodeError
-        return value
-    if kind is int:
-        if not -MAX_ABS_INT <= cast(int, value) < MAX_ABS_INT:
-            raise _Unreadable("an integer beyond the signed 64-bit range")
-        return value
-    if value is None or kind is bool:
-        return value
-    if issubclass(kind, (Mapping, list, tuple)):
-        return _CONTAINER
-    raise _Unreadable("not a JSON value")
+_TYPE_MRO: Final = type.__dict__["__mro__"]
+
+
+def is_mapping(kind: type) -> bool:
+    """Whether ``kind`` is a mapping the facts may be: a dict (or subclass), a mapping proxy,
+    or a class that inherits ``collections.abc.Mapping``. Told from the class's own MRO, read
+    through ``type`` itself: no ABC cache is consulted or written and no host metaclass code
+    runs (sealing-policy §11), so an unhashable or hostile host class reads like any other."""
+    if issubclass(kind, dict) or kind is MappingProxyType:
+        return True
+    return any(base is Mapping for base in _TYPE_MRO.__get__(kind, type))
 
 
 def _host_items(value: Mapping[object, object]) -> Iterator[tuple[object, object]]:
@@ -74,24 +67,21 @@ def _open(
     kind = type(value)
     if issubclass(kind, dict):
         return {}, dict.items(cast(dict[object, object], value)).__iter__()
-    if issubclass(kind, Mapping):
+    if is_mapping(kind):
         return {}, _host_items(cast(Mapping[object, object], value))
     if issubclass(kind, list):
-        return [], ((None, item) for item in list.__iter__(cast(list[object], value)))
-    return [], ((None, item) for item in tuple.__iter__(cast(tuple[object, ...], value)))
+        return [], zip(repeat(None), list.__iter__(cast(list[object], value)))
+    return [], zip(repeat(None), tuple.__iter__(cast(tuple[object, ...], value)))
 
 
-def _put(out: dict[str, object] | list[object], key: object, item: object) -> None:
-    if type(out) is list:
-        out.append(item)
-        return
+def _check_key(copy: dict[str, object], key: object) -> str:
     if type(key) is not str:
         raise _Unreadable("a key that is not a string")
-    _scalar(key)
-    mapping = cast(dict[str, object], out)
-    if key in mapping:
+    if not key.isascii():
+        key.encode("utf-8")  # a lone surrogate raises UnicodeEncodeError
+    if key in copy:
         raise _Unreadable("a mapping gave one key twice")
-    mapping[key] = item
+    return key
 
 
 class _Frame:
@@ -106,6 +96,77 @@ class _Frame:
         self.start = start
         self.height = 1
 
+    def put(self, key: object, item: object) -> None:
+        """Add ``item`` to the copy (under ``key`` for a mapping)."""
+        copy = self.copy
+        if isinstance(copy, list):  # the copy's own list: no host code runs
+            copy.append(item)
+        else:
+            copy[_check_key(copy, key)] = item
+
+
+class _Walk:
+    """One copy of the facts: the containers open (a stack), the values still allowed, and
+    each container done, by id, with its copy, value count and levels (sealing-policy §9)."""
+
+    def __init__(self, root: object) -> None:
+        self.left = MAX_FACTS_VALUES - 1
+        self.stack = [_Frame(root, self.left + 1)]
+        self.active = {id(root)}
+        self.done: dict[int, tuple[object, int, int]] = {}
+        self.held = [root]  # every container walked stays alive, so no id is reused
+
+    def fill(self, frame: _Frame) -> bool:
+        """Copy the frame's scalars up to its next container, which is entered; False when
+        the frame has no items left."""
+        for key, item in frame.items:
+            self.left -= 1
+            if self.left < 0:
+                raise _Unreadable(f"more than {MAX_FACTS_VALUES} values")
+            kind = type(item)
+            if type(item) is str:
+                if not item.isascii():
+                    item.encode("utf-8")  # a lone surrogate raises UnicodeEncodeError
+            elif type(item) is int:
+                if not -MAX_ABS_INT <= item < MAX_ABS_INT:
+                    raise _Unreadable("an integer beyond the signed 64-bit range")
+            elif item is not None and kind is not bool:
+                if not (issubclass(kind, (list, tuple)) or is_mapping(kind)):
+                    raise _Unreadable("not a JSON value")
+                frame.put(key, self.enter(item))
+                return True
+            frame.put(key, item)
+        return False
+
+    def enter(self, item: object) -> object:
+        """A container met: its earlier copy (counted and measured again), or a new copy
+        pushed to be filled."""
+        marker = id(item)
+        if marker in self.active:
+            raise _Unreadable("a container inside itself")
+        copy, values, levels = self.done.get(marker, (None, 1, 1))
+        if len(self.stack) + levels > FACTS_DEPTH:
+            raise _Unreadable(f"nested deeper than {FACTS_DEPTH} levels")
+        if copy is not None:
+            self.left -= values - 1
+            if self.left < 0:
+                raise _Unreadable(f"more than {MAX_FACTS_VALUES} values")
+            self.stack[-1].height = max(self.stack[-1].height, levels + 1)
+            return copy
+        self.held.append(item)
+        frame = _Frame(item, self.left + 1)
+        self.stack.append(frame)
+        self.active.add(marker)
+        return frame.copy
+
+    def leave(self) -> None:
+        """The top container is copied whole."""
+        frame = self.stack.pop()
+        self.active.discard(frame.marker)
+        self.done[frame.marker] = (frame.copy, frame.start - self.left, frame.height)
+        if self.stack:
+            self.stack[-1].height = max(self.stack[-1].height, frame.height + 1)
+
 
 def _copy(root: object) -> dict[str, object]:
     """The facts copied (see the module docstring); raises on anything they may not hold.
@@ -114,68 +175,26 @@ def _copy(root: object) -> dict[str, object]:
     values are counted again and its levels measured again where it stands, as the
     canonical text writes it again.
     """
-    left = MAX_FACTS_VALUES - 1
-    stack = [_Frame(root, left + 1)]
-    facts = stack[0].copy
-    active = {id(root)}
-    done: dict[int, tuple[object, int, int]] = {}  # id -> (copy, values, levels)
-    held = [root]  # every container walked stays alive, so no id is reused meanwhile
-    while stack:
-        frame = stack[-1]
-        pair = next(frame.items, _END)
-        if pair is _END:
-            stack.pop()
-            active.discard(frame.marker)
-            done[frame.marker] = (frame.copy, frame.start - left, frame.height)
-            if stack:
-                stack[-1].height = max(stack[-1].height, frame.height + 1)
-            continue
-        key, item = cast(tuple[object, object], pair)
-        left -= 1
-        copy = _scalar(item)
-        if copy is _CONTAINER:
-            copy, left = _enter(item, stack, active, done, held, left)
-        if left < 0:
-            raise _Unreadable(f"more than {MAX_FACTS_VALUES} values")
-        _put(frame.copy, key, copy)
+    walk = _Walk(root)
+    facts = walk.stack[0].copy
+    while walk.stack:
+        if not walk.fill(walk.stack[-1]):
+            walk.leave()
     return cast(dict[str, object], facts)
-
-
-def _enter(
-    item: object,
-    stack: list[_Frame],
-    active: set[int],
-    done: dict[int, tuple[object, int, int]],
-    held: list[object],
-    left: int,
-) -> tuple[object, int]:
-    """A container met: its earlier copy (counted and measured again), or a new copy pushed
-    to be filled. Returns the copy and the values still allowed."""
-    marker = id(item)
-    if marker in active:
-        raise _Unreadable("a container inside itself")
-    copy, values, levels = done.get(marker, (None, 1, 1))
-    if len(stack) + levels > FACTS_DEPTH:
-        raise _Unreadable(f"nested deeper than {FACTS_DEPTH} levels")
-    if copy is not None:
-        stack[-1].height = max(stack[-1].height, levels + 1)
-        return copy, left - (values - 1)
-    held.append(item)
-    frame = _Frame(item, left + 1)
-    stack.append(frame)
-    active.add(marker)
-    return frame.copy, left
 
 
 def read_facts(value: object, problems: Problems) -> object:
     """``value`` as read-only facts (a mapping proxy over the copy), or BAD.
 
-    An ``Exception`` that host code raises while the facts are read makes them BAD; control
-    flow propagates (sealing-policy §11).
+    An ``Exception`` that host code raises while the facts are read makes them BAD; a
+    ``RecursionError`` (a caller with too little stack) and control flow propagate
+    (sealing-policy §11).
     """
-    if not issubclass(type(value), Mapping):
-        return BAD
     try:
+        if not is_mapping(type(value)):
+            return BAD
         return MappingProxyType(_copy(value))
+    except RecursionError:
+        raise  # the caller's stack, not the facts: the seal refuses as an internal fault
     except Exception:
         return BAD

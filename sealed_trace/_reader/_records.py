@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from itertools import chain
-from typing import Final, cast
+from typing import Final
 
 from sealed_trace._reader._values import (
     BAD,
@@ -88,11 +88,20 @@ class RecordSchema:
     cls: type
     fields: tuple[tuple[str, Kind], ...]
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    #: Per field: (name, check, read, kind), unpacked once for the read loop.
+    plan: tuple[tuple[str, Check | None, Reader | None, Kind], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    #: Fields that may be absent, each with the value it then has (a claimed trace input's
+    #: binding ids under the adr-0230 layout); empty for every upstream record.
+    defaults: tuple[tuple[str, object], ...] = ()
     #: What a record of this kind holds in ``Problems.copies`` while its fields are read.
     being_read: Kept = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", tuple(name for name, _ in self.fields))
+        plan = tuple((name, kind.check, kind.read, kind) for name, kind in self.fields)
+        object.__setattr__(self, "plan", plan)
         object.__setattr__(self, "being_read", Kept(f"{self.label} (being read)", {}))
         # A schema may leave out trailing fields that have defaults (a claimed trace input
         # under the adr-0230 layout has no binding ids).
@@ -106,17 +115,22 @@ _SPAN_FIELDS: Final = ("text", "start", "end", "sentence_index")
 #: Values of these exact types run no host code when read: the same one (None, an interned
 #: string) may stand in places of several kinds, each reported as its own kind reports it.
 _BUILTIN_VALUES: Final = (type(None), bool, int, float, str, bytes, tuple, list, dict)
+#: Their ids: a type is looked up by ``id()``, so no host metaclass code runs.
+_BUILTIN_IDS: Final = frozenset(map(id, _BUILTIN_VALUES))
 
 
 def read_attribute(obj: object, name: str) -> object:
     """Read attribute ``name`` of ``obj`` once: its value, ``MISSING`` when there is none
     (AttributeError), ``UNREADABLE`` when reading it raised any other ``Exception``
-    (``StopIteration`` and ``RecursionError`` included: sealing-policy §11). Control flow
-    (a ``BaseException`` that is not an ``Exception``) propagates."""
+    (``StopIteration`` included: sealing-policy §11). A ``RecursionError`` is the caller's
+    stack, not the record: it propagates, and the seal refuses as ``sealer_internal_fault``.
+    Control flow (a ``BaseException`` that is not an ``Exception``) propagates."""
     try:
         return getattr(obj, name)
     except AttributeError:
         return MISSING
+    except RecursionError:
+        raise
     except Exception:
         return UNREADABLE
 
@@ -124,8 +138,7 @@ def read_attribute(obj: object, name: str) -> object:
 def _key(obj: object, label: str) -> object:
     """The key of ``obj``'s copy in ``Problems.copies``: its id, or for a builtin value its id
     with the kind it is read as. Types are compared by identity: no host hash or __eq__."""
-    kind = type(obj)
-    if any(kind is builtin for builtin in _BUILTIN_VALUES):
+    if id(type(obj)) in _BUILTIN_IDS:
         return (label, id(obj))
     return id(obj)
 
@@ -186,55 +199,90 @@ def _read_fields(
     obj: object, schema: RecordSchema, problems: Problems, where: Where, index: int | None
 ) -> tuple[object | None, dict[str, object]]:
     values: list[object] = []
-    kept: dict[str, object] = {}
     failed = False
-    for name, kind in schema.fields:
-        raw = read_attribute(obj, name)
-        if raw is MISSING or raw is UNREADABLE:
-            problem = "has no field" if raw is MISSING else "could not read field"
-            problems.add(schema.code, f"{path((where, index, None))} {problem} {name}")
-            failed = True
-            values.append(BAD)
-            continue
-        if kind.check is not None:
-            value = kind.check(raw, problems)
-            if value is BAD:
-                problems.add(schema.code, f"{path((where, index, name))} is not {kind.what}")
-                text = version_text(raw, problems) if kind.version else None
-                if text is not None:
-                    kept[name] = text  # judged against the manifest all the same
+    for name, check, read, kind in schema.plan:
+        try:  # read_attribute, inlined: this loop runs once per field of every record
+            raw = getattr(obj, name)
+        except AttributeError:
+            problem = "has no field"
+        except RecursionError:
+            raise
+        except Exception:
+            problem = "could not read field"
         else:
-            value = cast(Reader, kind.read)(raw, problems, (where, index, name))
-        failed = failed or value is BAD
-        values.append(value)
+            if check is None and read is not None:
+                value = read(raw, problems, (where, index, name))
+            else:
+                value = check(raw, problems) if check is not None else BAD
+                if value is BAD:
+                    problems.add(schema.code, f"{path((where, index, name))} is not {kind.what}")
+                    if kind.version:  # judged against the manifest all the same
+                        value = _version(raw, problems)
+            if value is BAD or type(value) is _Version:
+                failed = True
+            values.append(value)
+            continue
+        problems.add(schema.code, f"{path((where, index, None))} {problem} {name}")
+        failed = True
+        values.append(BAD)
     if not failed:
         return schema.cls(*values), _NO_FIELDS
+    return None, _kept(schema, values)
+
+
+def _version(raw: object, problems: Problems) -> object:
+    text = version_text(raw, problems)
+    return BAD if text is None else _Version(text)
+
+
+class _Version(str):
+    """A version value that did not read, kept only to be judged against the manifest."""
+
+    __slots__ = ()
+
+
+def _kept(schema: RecordSchema, values: list[object]) -> dict[str, object]:
+    """The fields of a record that did not read whole: those that did, by name, and a
+    malformed version value's text."""
+    kept: dict[str, object] = {}
     for name, value in zip(schema.names, values, strict=True):
-        if value is not BAD:
+        if type(value) is _Version:
+            kept[name] = str.__str__(value)
+        elif value is not BAD:
             kept[name] = value
-    return None, kept
+    return kept
 
 
-def _normal_span(text: object, start: object, end: object, index: object) -> bool:
-    """Whether a span's four values are already in normal form."""
-    return (
+def _normal_span(text: object, start: object, end: object, index: object) -> SourceSpan | None:
+    """A span of the four values when they are already in normal form, else None."""
+    if (
         type(text) is str
         and type(start) is int
         and type(end) is int
         and 0 <= start <= end < MAX_ABS_INT
-        and (index is None or (type(index) is int and -MAX_ABS_INT <= index < MAX_ABS_INT))
         and (text.isascii() or encodable(text))
-    )
+    ):
+        if index is None:
+            return SourceSpan(text, start, end, None)
+        if type(index) is int and -MAX_ABS_INT <= index < MAX_ABS_INT:
+            return SourceSpan(text, start, end, index)
+    return None
 
 
 def _read_span(value: object, problems: Problems) -> SourceSpan | Bad:
     """A fresh SourceSpan from ``value``'s four attributes, each read once, or BAD."""
-    raw = [read_attribute(value, name) for name in _SPAN_FIELDS]
-    if any(item is MISSING or item is UNREADABLE for item in raw):
-        return BAD
+    raw: list[object] = []
+    for name in _SPAN_FIELDS:
+        try:
+            raw.append(getattr(value, name))
+        except RecursionError:
+            raise
+        except Exception:  # missing or unreadable (sealing-policy §9, §11)
+            return BAD
     text, start, end, index = raw
-    if _normal_span(text, start, end, index):
-        return SourceSpan(*cast(tuple[str, int, int, int | None], tuple(raw)))
+    span = _normal_span(text, start, end, index)
+    if span is not None:
+        return span
     new_text, new_start = read_str(text, problems), read_int(start, problems)
     new_end = read_int(end, problems)
     new_index = None if index is None else read_int(index, problems)
@@ -267,7 +315,7 @@ def read_spans(value: object, problems: Problems, where: Where) -> object:
         elif type(span) is not SourceSpan:  # a span that did not read, or another kind
             span = BAD
         spans.append(span)
-    if not any(span is BAD for span in spans):
+    if BAD not in spans:  # SourceSpan's own __eq__: BAD is never equal to a span
         return tuple(spans)
     for index, span in enumerate(spans):
         if span is BAD:

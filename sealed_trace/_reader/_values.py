@@ -3,9 +3,10 @@
 Every value read is normalised to an exact builtin (``str``, ``int``, ``bool``, ``tuple``) or
 a reference dataclass, so later comparisons and hashing can never run code supplied with the
 input. A value that cannot be normalised is :data:`BAD`; the field's reader reports it.
-Nothing here raises for a bad value: an ``Exception`` of any kind (``RecursionError``
-included) raised by host code while a value is read makes the value :data:`BAD`; control flow
-(``KeyboardInterrupt``, ``SystemExit``, ...) propagates (sealing-policy §11).
+Nothing here raises for a bad value: an ``Exception`` raised by host code while a value is read
+makes the value :data:`BAD`. A ``RecursionError`` (a caller with too little stack, never a
+property of the record) and control flow (``KeyboardInterrupt``, ``SystemExit``, ...)
+propagate (sealing-policy §11).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ __all__ = [
     "Where",
     "encodable",
     "exact_tuple",
+    "loose_items",
     "nullable",
     "path",
     "raw_pair",
@@ -130,6 +132,8 @@ def _enum_value(member: object, problems: Problems) -> object:
         return known
     try:
         value = cast(Enum, member).value
+    except RecursionError:
+        raise
     except Exception:  # any exception is a malformed value (sealing-policy §11)
         value = BAD
     problems.enum_values[id(member)] = value
@@ -138,14 +142,11 @@ def _enum_value(member: object, problems: Problems) -> object:
 
 
 def _any_str(value: object, problems: Problems) -> str | None:
-    """``value`` as an exact ``str`` when it is a string of any kind, else None."""
+    """``value`` as an exact ``str`` when it is a ``str`` of any kind (a ``str`` subclass,
+    so a str-valued enum member, copied by ``str``'s own method), else None."""
     if type(value) is str:
         return value
-    kind = type(value)
-    if issubclass(kind, Enum):
-        value = _enum_value(value, problems)
-        kind = type(value)
-    if not issubclass(kind, str):  # not isinstance: that would read __class__
+    if not issubclass(type(value), str):  # not isinstance: that would read __class__
         return None
     return str.__str__(cast(str, value))
 
@@ -223,6 +224,8 @@ def read_enum(cls: type[Enum]) -> Check:
             return value
         if type(value) is cls:  # an instance of the class that is none of its members
             return BAD
+        if issubclass(type(value), Enum):  # a host enum's member: its value (sealing-policy §1)
+            value = _enum_value(value, problems)
         text = read_str(value, problems)
         return BAD if isinstance(text, Bad) else by_value.get(text, BAD)
 
@@ -256,16 +259,27 @@ def read_pair(value: object, problems: Problems) -> tuple[str, str] | Bad:
     if isinstance(items, Bad) or len(items) != 2:
         return BAD
     name, version = read_text(items[0], problems), read_text(items[1], problems)
-    if isinstance(name, Bad) or isinstance(version, Bad):
-        return BAD
-    return cast(str, name), cast(str, version)
+    if isinstance(name, str) and isinstance(version, str):
+        return name, version
+    return BAD
+
+
+def loose_items(value: object) -> tuple[object, ...]:
+    """The items of a tuple or list (read through the builtin's own methods), else none:
+    what a malformed version list holds, to judge each entry all the same."""
+    if issubclass(type(value), tuple):
+        return tuple.__getitem__(cast(tuple[object, ...], value), slice(None))
+    if issubclass(type(value), list):
+        return tuple(list.__iter__(cast(list[object], value)))
+    return ()
 
 
 def raw_pair(value: object, problems: Problems) -> tuple[str, str] | None:
-    """A version-list entry that is a pair of strings of any kind, for judging its value
-    against the manifest even when it is malformed (sealing-policy §9, §11); else None."""
-    items = exact_tuple(value)
-    if isinstance(items, Bad) or len(items) != 2:
+    """A version-list entry that is a pair of strings of any kind (in a tuple or a list),
+    for judging its value against the manifest even when it is malformed (sealing-policy
+    §9, §11); else None."""
+    items = loose_items(value)
+    if len(items) != 2:
         return None
     name, version = version_text(items[0], problems), version_text(items[1], problems)
     if name is None or version is None:

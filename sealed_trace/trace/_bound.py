@@ -105,7 +105,7 @@ def bound_ids_reproduce(c: Copies, p: Problems) -> None:
 def _result_disagrees(c: Copies, result: CandidateOperatorResult) -> str:
     """Which §10 agreement of a result with its parts, the run and the episode fails, or ""."""
     attempt, rec, run = result.candidate_attempt, result.candidate_reconstruction, c.run
-    provenance = dict(rec.operator_provenance)
+    provenance = _provenance(rec.operator_provenance)
     checks = (
         (
             "candidate digest",
@@ -138,10 +138,10 @@ def _result_disagrees(c: Copies, result: CandidateOperatorResult) -> str:
             rec.original_contract_assessment_id,
             c.assessment and c.assessment.assessment_id,
         ),
-        ("operator set", provenance.get("operator_set_id"), run and run.operator_set_id),
+        ("operator set", provenance["operator_set_id"], run and run.operator_set_id),
         (
             "operator set version",
-            provenance.get("operator_set_version"),
+            provenance["operator_set_version"],
             run and run.operator_set_version,
         ),
     )
@@ -151,6 +151,16 @@ def _result_disagrees(c: Copies, result: CandidateOperatorResult) -> str:
     if run is not None and rec.source_residual_id not in run.residual_ids:
         return "source residual"
     return ""
+
+
+def _provenance(pairs: tuple[tuple[str, str], ...]) -> dict[str, str | None]:
+    """The operator set a reconstruction's provenance names: each key's value when it is
+    given exactly once, else None (absent or ambiguous never agrees with a run)."""
+    out: dict[str, str | None] = {}
+    for key in ("operator_set_id", "operator_set_version"):
+        values = [value for name, value in pairs if name == key]
+        out[key] = values[0] if len(values) == 1 else None
+    return out
 
 
 def operator_results_agree(c: Copies, p: Problems) -> None:
@@ -210,9 +220,20 @@ def bindings_hold(c: Copies, p: Problems) -> None:
 
 
 def bound_attempts_are_in_order(c: Copies, p: Problems) -> None:
-    """§10: binding ids, attempt ids and candidate digests are unique, and ``attempt_index``
-    is non-decreasing in binding order."""
+    """§10 with §3 and §8: binding ids, attempt ids and candidate digests are unique,
+    ``attempt_index`` is non-decreasing in binding order, and a ``parent_attempt_id`` is null
+    or the id of an earlier bound attempt (anything else is an orphan)."""
     pairs = _pairs(c)
+    seen: set[str] = set()
+    for i, result, _ in pairs:
+        parent = result.candidate_attempt.parent_attempt_id
+        if parent is not None and parent not in seen:
+            p.add(
+                "orphan_parent_attempt",
+                f"candidate_operator_results[{i}].candidate_attempt.parent_attempt_id names no"
+                " earlier bound attempt",
+            )
+        seen.add(result.candidate_attempt.attempt_id)
     for label, values in (
         ("binding_id", [b.binding_id for _, _, b in pairs]),
         ("attempt_id", [r.attempt_id for _, r, _ in pairs]),

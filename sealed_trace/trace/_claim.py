@@ -42,14 +42,18 @@ def _schema(bound: bool) -> RecordSchema:
         *_FIELDS,
         ("schema_versions", PAIRS),
         ("policy_versions", PAIRS),
+        ("candidate_attempt_binding_ids", IDS),
     )
-    if bound:
-        fields = (*fields, ("candidate_attempt_binding_ids", IDS))
-    return RecordSchema("PracticeTraceInput", "malformed_trace_input", PracticeTraceInput, fields)
+    # Under adr-0230 a claim need not carry binding ids; one that does is compared all the
+    # same (any difference is a mismatch).
+    defaults = () if bound else (("candidate_attempt_binding_ids", ()),)
+    return RecordSchema(
+        "PracticeTraceInput", "malformed_trace_input", PracticeTraceInput, fields, defaults
+    )
 
 
-#: How a claimed trace input is read under each identity layout: under ``adr-0230`` it has
-#: no binding ids (ADR-0230 §6.1); under ``adr-0233`` it must (ADR-0233 §2).
+#: How a claimed trace input is read under each identity layout: under ``adr-0230`` it may
+#: have no binding ids (ADR-0230 §6.1); under ``adr-0233`` it must (ADR-0233 §2).
 CLAIM_SCHEMAS: Final = {
     IdentityLayout.ADR_0230: _schema(False),
     IdentityLayout.ADR_0233: _schema(True),
@@ -84,5 +88,8 @@ def claimed_input_reproduces(
     differing = [key for key in have if have[key] != want[key]]
     if record.input_digest != built.input_digest:
         differing.insert(0, "input_digest")
+    bindings = "candidate_attempt_binding_ids"
+    if bindings not in have and record.candidate_attempt_binding_ids:
+        differing.append(bindings)  # not hashed under adr-0230, compared all the same
     if differing:
         p.add("trace_input_mismatch", "the claimed trace input differs in " + ", ".join(differing))

@@ -104,10 +104,9 @@ def _run_ids(c: Copies) -> tuple[str | None, tuple[str, ...] | None]:
     records = c.read.records
     run, refusal = records["geometric_search_run"], records["search_run_refusal"]
     if run.present and not refusal.present:
-        if c.bound:
-            attempts = c.attempts()
-            ids = None if attempts is None else tuple(a.attempt_id for a in attempts)
-            return _str(run.get("run_id")), ids
+        if c.bound:  # the bound attempts' ids, in binding order (sealing-policy §10)
+            bindings = c.read.arrays.get("candidate_attempt_bindings")
+            return _str(run.get("run_id")), _all(bindings, "candidate_attempt_id")
         return _str(run.get("run_id")), c.read.run_attempt_ids
     if refusal.present and not run.present:
         return _str(refusal.get("outcome_id")), ()

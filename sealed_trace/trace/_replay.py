@@ -53,7 +53,10 @@ def replay_records_bind_to_attempts(c: Copies, p: Problems) -> None:
     """Items 8, 9: each replay record's id reproduces; it names the run's ``run_id``, one of
     the trace's attempts and that attempt's ``candidate_digest``; next to a run refusal
     (which has no attempts) it is an orphan."""
-    attempts = {a.attempt_id: a for a in c.attempts() or ()} if c.run is not None else {}
+    trace_attempts = c.attempts()
+    attempts = {a.attempt_id: a for a in trace_attempts or ()}
+    # Attempts that did not read cannot be bound to: their own problem is reported.
+    judge = c.run is not None and trace_attempts is not None
     for array, index, record in _records(c):
         _reproduces(p, array, index, record)
         orphan = (
@@ -63,7 +66,7 @@ def replay_records_bind_to_attempts(c: Copies, p: Problems) -> None:
         )
         if c.run_refusal is not None:
             p.add(orphan, f"{array}[{index}] sits next to a run refusal, which has no attempts")
-        elif c.run is not None and not _binds(record, c.run.run_id, attempts):
+        elif judge and c.run is not None and not _binds(record, c.run.run_id, attempts):
             p.add(
                 orphan,
                 f"{array}[{index}] does not bind to the run, an attempt of it and that "
