@@ -40,6 +40,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from sealed_trace._internal import internal_error, wants_traceback
+
 __all__ = ["MARKERS", "check_markers"]
 
 MARKERS = (
@@ -388,5 +390,9 @@ def check_markers(item: pytest.Item) -> None:
                 check(item, mark)
             except _Misuse as misuse:
                 problem = str(misuse)
+            except Exception as error:  # a bug: one line, not a traceback through the plugin
+                if wants_traceback():
+                    raise
+                problem = internal_error("checking the marker", error)
             if problem is not None:  # outside the handler: one message, no chained report
                 pytest.fail(f"{name}: {problem}", pytrace=False)

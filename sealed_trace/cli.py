@@ -12,7 +12,9 @@ command                                  exit status
 ``sealed-trace init [MODULE] [--write]``  0 proposed or written, 2 usage error
 =======================================  ==================================================
 
-User errors are one line on stderr naming the file and what is wrong, never a traceback.
+User errors are one line on stderr naming the file and what is wrong, never a traceback. An
+internal error (a bug) is one line too, exit status 2; ``--traceback`` or
+``SEALED_TRACE_TRACEBACK=1`` shows its traceback.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from sealed_trace import __version__
+from sealed_trace._internal import TRACEBACK_ENV, internal_error, wants_traceback
 from sealed_trace.reasons import DISPOSITION_MEANINGS, REASON_CODES, markdown_table
 
 __all__ = ["main"]
@@ -244,6 +247,11 @@ def _parser(with_lint: bool = True) -> argparse.ArgumentParser:
         description="Seal, verify and explain ADR-0230 practice traces; lint the boundary.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--traceback",
+        action="store_true",
+        help=f"show the traceback of an internal error (as {TRACEBACK_ENV}=1 does)",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     seal = sub.add_parser(
         "seal",
@@ -364,6 +372,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageError as error:
         _stderr(f"{PROG}: error: {error}")
         return 2
+    except Exception as error:  # a bug: one line and exit 2, never a finding's exit 1
+        if args.traceback or wants_traceback():
+            raise
+        _stderr(f"{PROG}: error: {internal_error(f'running {args.command}', error, _HOW)}")
+        return 2
+
+
+_HOW = " or pass --traceback before the command"
 
 
 if __name__ == "__main__":  # pragma: no cover

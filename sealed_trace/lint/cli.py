@@ -335,6 +335,20 @@ def run_lint(args: argparse.Namespace) -> int:
     return 1 if result.findings and not args.lint_exit_zero else 0
 
 
+def render_report(result: Any, lint_format: str, root: str) -> str:
+    """``result`` as ``sealed-trace lint --format lint_format`` prints it, without colour or
+    source lines (the pytest plugin's ``--sealed-trace-lint-format``)."""
+    from sealed_trace.lint.formats import render
+
+    if lint_format == "text":
+        from sealed_trace.lint.formats.text import render_text
+
+        return render_text(result, root=root, show_source=False, colour=False)
+    if lint_format in ("sarif", "github"):
+        result = _repo_relative(result, root)
+    return render(lint_format, result, _version())
+
+
 def _suppressed(
     found: Any, filtered: Any, inline: Any, config: Any, selection: Any, paths: Any
 ) -> list[Any]:
