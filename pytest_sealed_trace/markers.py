@@ -40,8 +40,6 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from sealed_trace._internal import internal_error, wants_traceback
-
 __all__ = ["MARKERS", "check_markers"]
 
 MARKERS = (
@@ -391,6 +389,8 @@ def check_markers(item: pytest.Item) -> None:
             except _Misuse as misuse:
                 problem = str(misuse)
             except Exception as error:  # a bug: one line, not a traceback through the plugin
+                from sealed_trace._internal import internal_error, wants_traceback
+
                 if wants_traceback():
                     raise
                 problem = internal_error("checking the marker", error)

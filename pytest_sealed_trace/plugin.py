@@ -43,7 +43,6 @@ from pytest_sealed_trace.items import (
     prepare_lint,
 )
 from pytest_sealed_trace.markers import MARKERS, check_markers
-from sealed_trace._internal import internal_error, wants_traceback
 
 __all__ = [
     "practice_episode",
@@ -186,6 +185,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     except pytest.UsageError:
         raise
     except Exception as error:  # a bug: one line, not pytest's INTERNALERROR wall
+        from sealed_trace._internal import internal_error, wants_traceback
+
         if wants_traceback():
             raise
         line = internal_error("starting the sealed_trace plugin (its lint)", error)
