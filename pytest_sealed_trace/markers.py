@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import fnmatch
 import glob
 import inspect
 import os
@@ -58,6 +59,8 @@ MARKERS = (
 _ADR_PRESET = "adr-0230"
 #: The lint's reverse-dependency rules: direct, through a chain, through a package __init__.
 _REVERSE_CODES = ("ST401", "ST402", "ST403")
+#: A file the lint could not read or parse, or a rule that crashed: nothing was judged there.
+_UNREAD = ("ST001", "ST002", "ST006")
 
 
 def _strings(value: Any, what: str) -> list[str]:
@@ -143,15 +146,27 @@ def _lint_module(
         raise _Misuse("; ".join(_as_argument(p) for p in error.problems)) from None
     shown = []
     own = os.path.relpath(path, root).replace(os.sep, "/")
+    modules = {source.relpath: source.module for source in config.files}
     for f in lint(config, use_cache=False, jobs=1).findings:
-        if importers:
-            if f.code not in _REVERSE_CODES and not (f.code.startswith("ST00") and f.path != own):
+        if importers:  # reverse imports, and upstream files the lint could not read
+            if f.code not in _REVERSE_CODES and not (
+                f.code in _UNREAD and _is_upstream(modules.get(f.path), importers)
+            ):
                 continue
         elif f.path != own:  # the marker judges its module only, not its neighbours
             continue
         path = os.path.relpath(os.path.join(root, f.path), item.config.rootpath)
         shown.append(_Shown(f"{path}:{f.line}:{f.column} {f.code} {f.message}", f.code, f.anchor))
     return shown
+
+
+def _is_upstream(module: str | None, patterns: Sequence[str]) -> bool:
+    """Whether ``module`` matches an upstream pattern, or is a package above one (importing
+    a module runs its packages first)."""
+    return module is not None and any(
+        fnmatch.fnmatchcase(module, pattern) or pattern.startswith(module + ".")
+        for pattern in patterns
+    )
 
 
 class _Shown(NamedTuple):

@@ -357,7 +357,11 @@ def _suppressed(
     from sealed_trace.lint.filters import _selected, apply_filters
     from sealed_trace.lint.formats.sarif import Suppressed
 
-    out = [Suppressed(f, "inSource", reason) for f, reason in inline]
+    out = [
+        Suppressed(f, "inSource", reason)
+        for f, reason in inline
+        if _selected(f.code, config, selection)
+    ]
     unbaselined = apply_filters(
         found, config, selection, use_baseline=False, checked_paths=set(paths) if paths else None
     )

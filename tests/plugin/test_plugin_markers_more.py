@@ -223,3 +223,34 @@ def test_field_presets_of_later_adrs(pytester: pytest.Pytester) -> None:
     )
     result.assert_outcomes(passed=1, failed=2)
     assert result.stdout.str().count("declares forbidden field 'proof'") == 2
+
+
+def test_forbid_importers_fails_on_an_upstream_it_cannot_read(pytester: pytest.Pytester) -> None:
+    write_files(
+        pytester,
+        {
+            **KERNEL,
+            "kern/gate.py": "def broken(:\n",
+            # a suppression problem elsewhere is not this marker's business
+            "kern/records.py": "X = 1  # sealed-trace: ignore[ST201] -- nothing to silence\n",
+        },
+    )
+    pytester.makepyfile(
+        test_marked="""
+        import pytest
+
+
+        @pytest.mark.sealed_trace_forbid_importers("kern.sealing", upstream=["kern.gate"])
+        def test_unreadable():
+            pass
+
+
+        @pytest.mark.sealed_trace_forbid_importers("kern.sealing", upstream=["kern.records"])
+        def test_records():
+            pass
+        """
+    )
+    result = pytester.runpytest("test_marked.py", "-rA", *NO_CACHE)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["kern/gate.py:1:* ST001 *"])
+    result.stdout.no_fnmatch_line("*ST004*")
