@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pytest
 
 from pytest_sealed_trace._names import SEALED_DISPOSITION_NAMES, TAMPER_NAMES
+from pytest_sealed_trace._settings import setting_list
 
 if TYPE_CHECKING:  # the core is imported on first use, keeping pytest's start-up fast
     from sealed_trace import PracticeEpisode, PracticeTraceOutcome
@@ -251,7 +252,7 @@ def make_factory(config: pytest.Config) -> EpisodeFactory:
     """
     types = config.hook.pytest_sealed_trace_record_types(config=config)
     if types is None:
-        types = record_types_from_modules(config.getini("sealed_trace_record_types"))
+        types = record_types_from_modules(setting_list(config, "sealed_trace_record_types"))
     return EpisodeFactory(types)
 
 

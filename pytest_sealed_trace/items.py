@@ -23,8 +23,12 @@ from typing import Any
 
 import pytest
 
+from pytest_sealed_trace._settings import LINT_FORMATS, flag, path_setting, setting
+
 __all__ = [
+    "ITEM_MODES",
     "LINT_KEY",
+    "REPORT_KEY",
     "LintResults",
     "collect_lint_items",
     "lint_enabled",
@@ -32,7 +36,7 @@ __all__ = [
     "prepare_lint",
 ]
 
-_ITEM_MODES = ("boundary", "module")
+ITEM_MODES = ("boundary", "module")
 
 
 @dataclass(frozen=True)
@@ -71,19 +75,20 @@ class LintResults:
 
 
 LINT_KEY = pytest.StashKey[LintResults]()
+#: The lint's report in the format asked for, when it goes to the terminal summary.
+REPORT_KEY = pytest.StashKey[str]()
 
 
 def lint_enabled(config: pytest.Config) -> bool:
     """True when ``--sealed-trace-lint`` or ini ``sealed_trace_lint = true`` asks for items."""
-    option = config.getoption("sealed_trace_lint", default=None)
-    return bool(option) or bool(config.getini("sealed_trace_lint"))
+    return flag(config, "sealed_trace_lint")
 
 
 def _mode(config: pytest.Config) -> str:
-    mode = str(config.getini("sealed_trace_lint_items")).strip() or "boundary"
-    if mode not in _ITEM_MODES:
+    mode = setting(config, "sealed_trace_lint_items") or "boundary"
+    if mode not in ITEM_MODES:
         raise pytest.UsageError(
-            f"sealed_trace_lint_items must be one of {', '.join(_ITEM_MODES)}, not {mode!r}"
+            f"sealed_trace_lint_items must be one of {', '.join(ITEM_MODES)}, not {mode!r}"
         )
     return mode
 
@@ -92,7 +97,8 @@ def _compute(config: pytest.Config) -> LintResults:
     from sealed_trace.lint.config import ConfigError, find_config, load_config
     from sealed_trace.lint.engine import lint
 
-    path = config.getoption("sealed_trace_config", default=None)
+    given = path_setting(config, "sealed_trace_config")
+    path = None if given is None else str(given)
     if path is None:
         found = find_config(config.rootpath)
         if found is None:
@@ -143,6 +149,7 @@ def _compute(config: pytest.Config) -> LintResults:
         result = dataclasses.replace(result, findings=tuple(apply_filters(result.findings, policy)))
     except BaselineError as error:
         raise pytest.UsageError(f"sealed-trace lint: {error}") from None
+    _report(config, result, policy.root)
     groups: dict[str, list[dict[str, Any]]] = {}
     if mode == "boundary":
         for boundary in policy.boundaries:
@@ -171,6 +178,32 @@ def _compute(config: pytest.Config) -> LintResults:
     return LintResults(
         groups, str(Path(policy.config_path).resolve()), result.seconds, result.checked
     )
+
+
+def _report(config: pytest.Config, result: Any, root: str) -> None:
+    """Write the lint's report in the format asked for (``--sealed-trace-lint-format``), to
+    the output file when one is named, else keep it for the terminal summary."""
+    lint_format = setting(config, "sealed_trace_lint_format")
+    output = path_setting(config, "sealed_trace_lint_output")
+    if lint_format is None and output is None:
+        return
+    from sealed_trace.lint.cli import render_report
+
+    if (lint_format or "text") not in LINT_FORMATS:
+        raise pytest.UsageError(
+            f"sealed_trace_lint_format must be one of {', '.join(LINT_FORMATS)}, not "
+            f"{lint_format!r}"
+        )
+    report = render_report(result, lint_format or "text", root)
+    if output is None:
+        config.stash[REPORT_KEY] = report
+        return
+    try:
+        output.write_text(report, encoding="utf-8")
+    except OSError as error:
+        raise pytest.UsageError(
+            f"sealed_trace_lint_output: cannot write {output}: {error.strerror or error}"
+        ) from None
 
 
 def _judged_by(boundary: Any, module: str | None) -> bool:

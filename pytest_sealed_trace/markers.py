@@ -15,12 +15,23 @@ test with the lint's ``path:line:col RULE message`` findings:
     Record types (classes or dotted names of classes or modules) that must not declare the
     given field names; ``fields="adr-0230"`` (the default) is the ADR §7.3 list. Dataclasses,
     NamedTuple, TypedDict, attrs, annotated classes and ``__slots__`` are all checked (ST501).
+    ``fields="adr-0231"`` and ``"adr-0232"`` add the names those ADRs forbid beyond ADR-0230's.
+
+``@pytest.mark.sealed_trace_forbid_importers("pkg.sealed", upstream=["pkg.gate", "pkg.run.*"])``
+    Modules (patterns) that must never import ``pkg.sealed``: in any spelling (relative,
+    aliased, ``from pkg import sealed``), through a chain of first-party modules, or through a
+    package ``__init__`` they run (ST401-ST403, as the lint's reverse-dependency rules judge).
+
+Every marker also takes ``third_party=[...]``: modules it names that are not installed where
+the tests run (``forbidden=["requests.*"], third_party=["requests"]``), as the lint policy's
+``third_party`` key declares them.
 """
 
 from __future__ import annotations
 
 import ast
 import difflib
+import fnmatch
 import glob
 import inspect
 import os
@@ -38,12 +49,19 @@ MARKERS = (
     "module imports outside `allowed` or imports/uses a `forbidden` name (static; "
     "sealed-trace lint)",
     "sealed_trace_forbid_fields(*types, fields='adr-0230'): fail when a record type declares "
-    "a forbidden field (static; sealed-trace lint)",
+    "a forbidden field; fields= also takes 'adr-0231' or 'adr-0232' (static; sealed-trace lint)",
+    "sealed_trace_forbid_importers(module, upstream=()): fail when an upstream module imports "
+    "the module, in any spelling, through a chain or a package __init__ (static; sealed-trace "
+    "lint)",
     "sealed_trace: a boundary-lint item of [tool.sealed_trace] (select with -m sealed_trace, "
     "or leave out with -m 'not sealed_trace')",
 )
 
 _ADR_PRESET = "adr-0230"
+#: The lint's reverse-dependency rules: direct, through a chain, through a package __init__.
+_REVERSE_CODES = ("ST401", "ST402", "ST403")
+#: A file the lint could not read or parse, or a rule that crashed: nothing was judged there.
+_UNREAD = ("ST001", "ST002", "ST006")
 
 
 def _strings(value: Any, what: str) -> list[str]:
@@ -71,7 +89,21 @@ def _roots(config: pytest.Config) -> list[str]:
     return list(dict.fromkeys(roots))
 
 
-def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> list[_Shown]:
+def _third_party(mark: pytest.Mark) -> list[str]:
+    """The marker's ``third_party`` list: modules it names that need not be installed."""
+    return _strings(mark.kwargs.get("third_party", ()), "third_party")
+
+
+def _lint_module(
+    item: pytest.Item,
+    module: str,
+    boundary: dict[str, Any],
+    third_party: Sequence[str] = (),
+    *,
+    importers: Sequence[str] = (),
+) -> list[_Shown]:
+    """Lint ``module``'s boundary; its own findings, or with ``importers`` (upstream
+    patterns) the reverse-dependency findings in every file."""
     from sealed_trace.lint.config import ConfigError, parse_config
     from sealed_trace.lint.engine import lint
 
@@ -83,17 +115,24 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
             pytrace=False,
         )
     root, path = found
-    top = module.split(".")[0]
-    # Module names count from the root; everything beside the module's top-level package is
+    tops = {name.split(".")[0] for name in (module, *importers)}
+    keep = {name for top in tops for name in (top, f"{top}.py")}
+    # Module names count from the root; everything beside the top-level packages named is
     # excluded, so a root such as site-packages is not scanned whole.
-    others = [
-        glob.escape(name) for name in sorted(os.listdir(root)) if name not in (top, f"{top}.py")
-    ]
-    section = {
+    others = (
+        []
+        if any("*" in top for top in tops)
+        else [glob.escape(name) for name in sorted(os.listdir(root)) if name not in keep]
+    )
+    section: dict[str, Any] = {
         "source_roots": ["."],
         "cache_dir": False,
-        "boundary": [{"name": f"marker:{item.name}", "module": module, "upstream": [], **boundary}],
+        "boundary": [
+            {"name": f"marker:{item.name}", "module": module, "upstream": [*importers], **boundary}
+        ],
     }
+    if third_party:
+        section["third_party"] = list(third_party)
 
     def discover_top(root: str, roots: tuple[str, ...], exclude: tuple[str, ...]) -> list[Any]:
         from sealed_trace.lint._files import discover
@@ -108,12 +147,27 @@ def _lint_module(item: pytest.Item, module: str, boundary: dict[str, Any]) -> li
         raise _Misuse("; ".join(_as_argument(p) for p in error.problems)) from None
     shown = []
     own = os.path.relpath(path, root).replace(os.sep, "/")
+    modules = {source.relpath: source.module for source in config.files}
     for f in lint(config, use_cache=False, jobs=1).findings:
-        if f.path != own:  # the marker judges its module only, not its neighbours
+        if importers:  # reverse imports, and upstream files the lint could not read
+            if f.code not in _REVERSE_CODES and not (
+                f.code in _UNREAD and _is_upstream(modules.get(f.path), importers)
+            ):
+                continue
+        elif f.path != own:  # the marker judges its module only, not its neighbours
             continue
         path = os.path.relpath(os.path.join(root, f.path), item.config.rootpath)
         shown.append(_Shown(f"{path}:{f.line}:{f.column} {f.code} {f.message}", f.code, f.anchor))
     return shown
+
+
+def _is_upstream(module: str | None, patterns: Sequence[str]) -> bool:
+    """Whether ``module`` matches an upstream pattern, or is a package above one (importing
+    a module runs its packages first)."""
+    return module is not None and any(
+        fnmatch.fnmatchcase(module, pattern) or pattern.startswith(module + ".")
+        for pattern in patterns
+    )
 
 
 class _Shown(NamedTuple):
@@ -132,6 +186,7 @@ _ARGUMENT_OF = {
     "banned": "forbidden",
     "forbidden_fields": "fields",
     "preset": "preset",
+    "upstream": "upstream",
 }
 
 
@@ -141,8 +196,11 @@ def _as_argument(problem: str) -> str:
     if problem.startswith(prefix):
         key, _, rest = problem[len(prefix) :].partition(" ")
         base = key.split("[", 1)[0]
-        return f"{_ARGUMENT_OF.get(base, base)}: {rest}"
-    return problem
+        problem = f"{_ARGUMENT_OF.get(base, base)}: {rest}"
+    return problem.replace("list a module that is not installed here in third_party", _HINT)
+
+
+_HINT = "name a module that is not installed here in third_party=[...]"
 
 
 def _unknown(item: pytest.Item, mark: pytest.Mark, known: Sequence[str]) -> None:
@@ -218,7 +276,7 @@ def _fail(title: str, findings: list[_Shown]) -> None:
 def _forbid_imports(item: pytest.Item, mark: pytest.Mark) -> None:
     if len(mark.args) != 1 or not isinstance(mark.args[0], str):
         raise _Misuse(f"takes one module name as a string, got {mark.args!r}")
-    _unknown(item, mark, ("allowed", "forbidden", "preset"))
+    _unknown(item, mark, ("allowed", "forbidden", "preset", "third_party"))
     if not {"allowed", "forbidden", "preset"} & set(mark.kwargs):
         raise _Misuse("needs allowed=..., forbidden=... and/or preset=...")
     module = mark.args[0]
@@ -228,7 +286,7 @@ def _forbid_imports(item: pytest.Item, mark: pytest.Mark) -> None:
     boundary: dict[str, Any] = {"allowed_imports": allowed, "banned": forbidden}
     if "preset" in mark.kwargs:
         boundary["preset"] = mark.kwargs["preset"]
-    findings = _lint_module(item, module, boundary)
+    findings = _lint_module(item, module, boundary, _third_party(mark))
     if "preset" in mark.kwargs:  # the preset's forbidden fields are the other marker's job
         findings = [f for f in findings if not f.code.startswith("ST5")]
     if "allowed" not in mark.kwargs and "preset" not in mark.kwargs:  # no allowlist
@@ -282,27 +340,35 @@ def _targets(item: pytest.Item, args: Sequence[Any]) -> list[tuple[str, str | No
     return out
 
 
+def _field_boundary(fields: Any) -> dict[str, Any]:
+    """The policy keys of a ``fields=`` argument: a field preset or a list of names."""
+    from sealed_trace.lint.presets import FIELD_PRESETS
+
+    if fields == _ADR_PRESET:
+        return {"preset": _ADR_PRESET}
+    if isinstance(fields, str) and fields in FIELD_PRESETS:
+        return {"forbidden_fields": list(FIELD_PRESETS[fields])}
+    if isinstance(fields, str) and not fields.isidentifier():
+        close = difflib.get_close_matches(fields, list(FIELD_PRESETS), n=1)
+        hint = f" (did you mean fields={close[0]!r}?)" if close else ""
+        raise _Misuse(
+            f"fields={fields!r}: neither a field name nor a preset "
+            f"({', '.join(FIELD_PRESETS)}){hint}"
+        )
+    return {"forbidden_fields": _strings(fields, "fields")}
+
+
 def _forbid_fields(item: pytest.Item, mark: pytest.Mark) -> None:
     if not mark.args:
         raise _Misuse("needs a record type (a class, a module or a dotted name)")
-    _unknown(item, mark, ("fields",))
-    fields = mark.kwargs.get("fields", _ADR_PRESET)
-    if isinstance(fields, str) and fields != _ADR_PRESET and not fields.isidentifier():
-        close = difflib.get_close_matches(fields, [_ADR_PRESET], n=1)
-        hint = f" (did you mean fields={close[0]!r}?)" if close else ""
-        raise _Misuse(
-            f"fields={fields!r}: neither a field name nor the preset {_ADR_PRESET!r}{hint}"
-        )
-    boundary: dict[str, Any] = (
-        {"preset": _ADR_PRESET}
-        if fields == _ADR_PRESET
-        else {"forbidden_fields": _strings(fields, "fields")}
-    )
+    _unknown(item, mark, ("fields", "third_party"))
+    boundary = _field_boundary(mark.kwargs.get("fields", _ADR_PRESET))
+    third_party = _third_party(mark)
     problems: list[_Shown] = []
     for module, name in _targets(item, mark.args):
         problems += [
             f
-            for f in _lint_module(item, module, boundary)
+            for f in _lint_module(item, module, boundary, third_party)
             if (f.code.startswith("ST5") and (name is None or f.anchor.startswith(name + ".")))
             or f.code.startswith("ST00")
         ]
@@ -310,11 +376,27 @@ def _forbid_fields(item: pytest.Item, mark: pytest.Mark) -> None:
         _fail("forbidden fields declared:", problems)
 
 
+def _forbid_importers(item: pytest.Item, mark: pytest.Mark) -> None:
+    if len(mark.args) != 1 or not isinstance(mark.args[0], str):
+        raise _Misuse(f"takes one module name as a string, got {mark.args!r}")
+    _unknown(item, mark, ("upstream", "third_party"))
+    upstream = _strings(mark.kwargs.get("upstream", ()), "upstream")
+    if not upstream:
+        raise _Misuse("needs upstream=[...]: the modules that must never import it")
+    module = mark.args[0]
+    findings = _lint_module(
+        item, module, {"allowed_imports": ["__future__"]}, _third_party(mark), importers=upstream
+    )
+    if findings:
+        _fail(f"upstream modules import {module}:", findings)
+
+
 def check_markers(item: pytest.Item) -> None:
     """Run every ``sealed_trace_forbid_*`` marker of ``item``; fail with the findings."""
     for name, check in (
         ("sealed_trace_forbid_imports", _forbid_imports),
         ("sealed_trace_forbid_fields", _forbid_fields),
+        ("sealed_trace_forbid_importers", _forbid_importers),
     ):
         for mark in item.iter_markers(name):
             problem: str | None = None
@@ -322,5 +404,11 @@ def check_markers(item: pytest.Item) -> None:
                 check(item, mark)
             except _Misuse as misuse:
                 problem = str(misuse)
+            except Exception as error:  # a bug: one line, not a traceback through the plugin
+                from sealed_trace._internal import internal_error, wants_traceback
+
+                if wants_traceback():
+                    raise
+                problem = internal_error("checking the marker", error)
             if problem is not None:  # outside the handler: one message, no chained report
                 pytest.fail(f"{name}: {problem}", pytrace=False)

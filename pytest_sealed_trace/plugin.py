@@ -3,8 +3,9 @@ holds no assertions, and any documented ``-p`` spelling may name it after it was
 
 - Fixtures (:mod:`pytest_sealed_trace.fixtures`): ``sealed_trace_episodes``,
   ``practice_episode``, ``sealed_practice_episode``, ``refused_practice_episode``.
-- Markers: ``sealed_trace_forbid_imports`` and ``sealed_trace_forbid_fields`` turn a test into
-  a static check of a module (:mod:`pytest_sealed_trace.markers`).
+- Markers: ``sealed_trace_forbid_imports``, ``sealed_trace_forbid_fields`` and
+  ``sealed_trace_forbid_importers`` turn a test into a static check of a module
+  (:mod:`pytest_sealed_trace.markers`).
 - Lint items: with ``--sealed-trace-lint`` (or ini ``sealed_trace_lint = true``) the boundary
   lint of ``[tool.sealed_trace]`` is collected as test items (:mod:`pytest_sealed_trace.items`),
   computed once per run (on the xdist controller, shared with the workers) and cached in
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 
 from pytest_sealed_trace import hookspecs
+from pytest_sealed_trace._settings import LINT_FORMATS
 from pytest_sealed_trace.fixtures import (
     FACTORY_KEY,
     make_factory,
@@ -31,7 +33,9 @@ from pytest_sealed_trace.fixtures import (
     sealed_trace_episodes,
 )
 from pytest_sealed_trace.items import (
+    ITEM_MODES,
     LINT_KEY,
+    REPORT_KEY,
     collect_lint_items,
     lint_enabled,
     lint_file_for,
@@ -54,14 +58,15 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Register the ``--sealed-trace-*`` options and ``sealed_trace_*`` ini keys."""
+    """Register the ``--sealed-trace-*`` options and their ``sealed_trace_*`` ini twins."""
     group = parser.getgroup("sealed-trace", "ADR-0230 sealed practice traces")
     group.addoption(
         "--sealed-trace-lint",
         action="store_true",
         default=None,
         dest="sealed_trace_lint",
-        help="collect the boundary lint of [tool.sealed_trace] as test items",
+        help="collect the boundary lint of [tool.sealed_trace] as test items "
+        "(ini sealed_trace_lint)",
     )
     group.addoption(
         "--sealed-trace-config",
@@ -69,7 +74,40 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="sealed_trace_config",
         metavar="FILE",
         help="pyproject.toml holding [tool.sealed_trace] (default: the rootdir's, or the "
-        "nearest above it)",
+        "nearest above it; ini sealed_trace_config)",
+    )
+    group.addoption(
+        "--sealed-trace-lint-items",
+        default=None,
+        choices=ITEM_MODES,
+        dest="sealed_trace_lint_items",
+        help="one lint item per 'boundary' (default) or per 'module' (ini sealed_trace_lint_items)",
+    )
+    group.addoption(
+        "--sealed-trace-lint-format",
+        default=None,
+        choices=LINT_FORMATS,
+        dest="sealed_trace_lint_format",
+        help="also write the lint's report in this format, as sealed-trace lint --format "
+        "does: to --sealed-trace-lint-output, or after the test summary "
+        "(ini sealed_trace_lint_format)",
+    )
+    group.addoption(
+        "--sealed-trace-lint-output",
+        default=None,
+        dest="sealed_trace_lint_output",
+        metavar="FILE",
+        help="write the lint's report to FILE (text unless --sealed-trace-lint-format says "
+        "otherwise; ini sealed_trace_lint_output)",
+    )
+    group.addoption(
+        "--sealed-trace-record-types",
+        action="append",
+        default=None,
+        dest="sealed_trace_record_types",
+        metavar="MODULE",
+        help="a module whose classes, named like the reference record types, the episode "
+        "fixtures build instead (repeatable; ini sealed_trace_record_types)",
     )
     parser.addini(
         "sealed_trace_lint",
@@ -78,9 +116,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="collect the boundary lint as test items (like --sealed-trace-lint)",
     )
     parser.addini(
+        "sealed_trace_config",
+        default="",
+        help="pyproject.toml holding [tool.sealed_trace], relative to the rootdir (like "
+        "--sealed-trace-config)",
+    )
+    parser.addini(
         "sealed_trace_lint_items",
         default="boundary",
         help="one lint item per 'boundary' (default) or per 'module'",
+    )
+    parser.addini(
+        "sealed_trace_lint_format",
+        default="",
+        help=f"also write the lint's report in this format ({', '.join(LINT_FORMATS)}; like "
+        "--sealed-trace-lint-format)",
+    )
+    parser.addini(
+        "sealed_trace_lint_output",
+        default="",
+        help="write the lint's report to this file, relative to the rootdir (like "
+        "--sealed-trace-lint-output)",
     )
     parser.addini(
         "sealed_trace_record_types",
@@ -121,10 +177,20 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     )
     if showing:
         return
-    # Host record types are resolved once, up front: a bad module is one usage error.
-    config.stash[FACTORY_KEY] = make_factory(config)
-    if lint_enabled(config):
-        prepare_lint(config)
+    try:
+        # Host record types are resolved once, up front: a bad module is one usage error.
+        config.stash[FACTORY_KEY] = make_factory(config)
+        if lint_enabled(config):
+            prepare_lint(config)
+    except pytest.UsageError:
+        raise
+    except Exception as error:  # a bug: one line, not pytest's INTERNALERROR wall
+        from sealed_trace._internal import internal_error, wants_traceback
+
+        if wants_traceback():
+            raise
+        line = internal_error("starting the sealed_trace plugin (its lint)", error)
+        pytest.exit(f"sealed-trace: {line}", returncode=pytest.ExitCode.INTERNAL_ERROR)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -153,6 +219,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     line = lint_summary(config)
     if line is not None:
         terminalreporter.write_line(line)
+    report = config.stash.get(REPORT_KEY, None)
+    if report is not None:
+        terminalreporter.section("sealed-trace lint report")
+        terminalreporter.write(report)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -12,7 +12,9 @@ command                                  exit status
 ``sealed-trace init [MODULE] [--write]``  0 proposed or written, 2 usage error
 =======================================  ==================================================
 
-User errors are one line on stderr naming the file and what is wrong, never a traceback.
+User errors are one line on stderr naming the file and what is wrong, never a traceback. An
+internal error (a bug) is one line too, exit status 2; ``--traceback`` or
+``SEALED_TRACE_TRACEBACK=1`` shows its traceback.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from sealed_trace import __version__
-from sealed_trace.reasons import REASON_CODES, markdown_table
+from sealed_trace._internal import TRACEBACK_ENV, internal_error, wants_traceback
+from sealed_trace.reasons import DISPOSITION_MEANINGS, REASON_CODES, markdown_table
 
 __all__ = ["main"]
 
@@ -43,7 +46,10 @@ class _UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see '{PROG} --help')\n")
+        # A bad choice names the allowed values already; anything else points at the help of
+        # the command that was given (`sealed-trace show --help`), not the program's.
+        hint = "" if "invalid choice" in message else f" (see '{self.prog} --help')"
+        self.exit(2, f"{self.prog}: error: {message}{hint}\n")
 
 
 def _read(path: str) -> bytes:
@@ -70,8 +76,8 @@ def _seal_bytes(path: str, layout: str | None = None) -> tuple[bytes, bool]:
     data = _read(path)
     try:
         outcome = seal_document(data, layout=layout)
-    except DocumentError as error:
-        raise _UsageError(f"{path}: {error}") from None
+    except DocumentError as error:  # worded as `show` words it
+        raise _UsageError(f"{path}: not an episode document ({error})") from None
     return encode_outcome(outcome), isinstance(outcome, SealedPracticeTrace)
 
 
@@ -93,22 +99,16 @@ def _cmd_seal(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from sealed_trace.episode_json import OUTCOME_FORMAT
+    from sealed_trace.episode_json import DocumentError, decode_outcome
 
     expected = _read(args.outcome)
-    try:
-        document = json.loads(expected.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise _UsageError(f"{args.outcome}: not an outcome document (not UTF-8 JSON)") from None
-    if not isinstance(document, dict) or document.get("format") != OUTCOME_FORMAT:
-        raise _UsageError(
-            f"{args.outcome}: not an outcome document (format is not {OUTCOME_FORMAT})"
-        )
+    try:  # the same decoder as `show`: the same words for the same fault
+        outcome = decode_outcome(expected)
+    except DocumentError as error:
+        raise _UsageError(f"{args.outcome}: {error}") from None
+    document = json.loads(expected.decode("utf-8"))
     # The outcome says which identity layout made it (sealing-policy §10): no flag needed.
-    layout = document.get("identity_layout", "adr-0230")
-    if layout not in LAYOUTS:
-        raise _UsageError(f"{args.outcome}: identity_layout {layout!r} names no identity layout")
-    encoded, _ = _seal_bytes(args.episode, layout)
+    encoded, _ = _seal_bytes(args.episode, outcome.identity_layout.value)
     if encoded == expected:
         _write(f"{args.outcome}: same outcome, byte for byte\n".encode())
         return 0
@@ -151,13 +151,15 @@ def explain(code: str) -> str | None:
     if code in REASON_CODES:
         family, meaning = REASON_CODES[code]
         return f"{code} ({family}): {meaning}"
-    from sealed_trace.trace import PracticeDisposition
-
-    if code in {d.value for d in PracticeDisposition}:
+    if code in DISPOSITION_MEANINGS:  # the very sentences `show` prints
         family = "sealed trace" if code.startswith("sealed_") else "trace refusal"
+        means, does_not = DISPOSITION_MEANINGS[code]
         codes = sorted(c for c, (f, _) in REASON_CODES.items() if f == code)
-        tail = f" Reason codes: {', '.join(codes)}." if codes else ""
-        return f"{code}: a {family} disposition of ADR-0230 §8.{tail}"
+        tail = f"\nreason codes:  {', '.join(codes)}" if codes else ""
+        return (
+            f"{code}: a {family} disposition of ADR-0230 §8\n"
+            f"means:         {means}\ndoes not mean: {does_not}{tail}"
+        )
     try:
         from sealed_trace.lint.catalog import explain_rule
     except ImportError:
@@ -240,12 +242,21 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+#: The commands that need nothing of the lint package: their parser is built without it.
+_CORE_COMMANDS = frozenset({"seal", "verify", "show"})
+
+
+def _parser(with_lint: bool = True) -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Seal, verify and explain ADR-0230 practice traces; lint the boundary.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--traceback",
+        action="store_true",
+        help=f"show the traceback of an internal error (as {TRACEBACK_ENV}=1 does)",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     seal = sub.add_parser(
         "seal",
@@ -349,6 +360,8 @@ def _parser() -> argparse.ArgumentParser:
         "summary, one per line. Exit 0.",
     )
     rules.set_defaults(run=_cmd_rules)
+    if not with_lint:
+        return parser
     try:
         from sealed_trace.lint.cli import add_lint_parser, run_lint
     except ImportError:
@@ -366,12 +379,22 @@ def _stderr(line: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module table)."""
-    args = _parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((word for word in words if not word.startswith("-")), None)
+    args = _parser(with_lint=command not in _CORE_COMMANDS).parse_args(words)
     try:
         return int(args.run(args))
     except _UsageError as error:
         _stderr(f"{PROG}: error: {error}")
         return 2
+    except Exception as error:  # a bug: one line and exit 2, never a finding's exit 1
+        if args.traceback or wants_traceback():
+            raise
+        _stderr(f"{PROG}: error: {internal_error(f'running {args.command}', error, _HOW)}")
+        return 2
+
+
+_HOW = " or pass --traceback before the command"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -30,22 +30,26 @@ from sealed_trace.identity import (
     identity_digest,
 )
 from sealed_trace.trace import (
+    REFUSAL_DISPOSITIONS,
+    SEALED_DISPOSITIONS,
     IdentityLayout,
+    PracticeDisposition,
     PracticeEpisode,
     PracticeTraceInput,
     PracticeTraceOutcome,
     PracticeTraceRefusal,
     SealedPracticeTrace,
 )
-from sealed_trace.trace._outcome import refusal_identity_payload, trace_identity_payload
+from sealed_trace.trace._outcome import chain_of, refusal_identity_payload, trace_identity_payload
 from sealed_trace.trace._pipeline import NO_CLAIM, layout_of, refuse_document, run
-from sealed_trace.upstream.spans import span_payload
+from sealed_trace.upstream.spans import SourceSpan, span_payload
 
 __all__ = [
     "EPISODE_FORMAT",
     "MAX_DOCUMENT_DEPTH",
     "OUTCOME_FORMAT",
     "DocumentError",
+    "decode_outcome",
     "encode_episode",
     "encode_outcome",
     "episode_document",
@@ -60,6 +64,7 @@ OUTCOME_FORMAT: Final = "sealed_trace.outcome.v1"
 #: one more than an identity payload, since the document wraps each record in its root.
 MAX_DOCUMENT_DEPTH: Final = MAX_DEPTH + 1
 _MAX_INT_DIGITS: Final = 20
+_D = PracticeDisposition
 
 _RECORD_KEYS: Final = {
     "problem_frame": "ProblemFrame projection",
@@ -214,10 +219,16 @@ def _episode(document: dict[str, object], problems: Problems) -> tuple[object, o
     unknown = sorted(set(document) - _TOP_KEYS)
     if unknown:
         problems.add("malformed_episode_document", f"unknown top-level keys {unknown}")
-    if document.get("format") != EPISODE_FORMAT:
+    if "format" not in document:
         problems.add(
             "malformed_episode_document",
-            f"format is {document.get('format')!r}, not {EPISODE_FORMAT!r}",
+            f"the document has no format key: an episode document names its format, "
+            f'"format": "{EPISODE_FORMAT}" (episode-format.md)',
+        )
+    elif document["format"] != EPISODE_FORMAT:
+        problems.add(
+            "malformed_episode_document",
+            f"format is {document['format']!r}, not {EPISODE_FORMAT!r}",
         )
     attrs: dict[str, object] = {}
     for key, label in _RECORD_KEYS.items():
@@ -333,15 +344,21 @@ def nests_deeper_than(text: str, limit: int) -> bool:
     """Whether a JSON text nests containers deeper than ``limit`` (the root is depth 1),
     counted on its characters before any decoder runs (sealing-policy §11): strings are
     dropped, then each pass removes the innermost bracket pairs, at most ``limit`` passes.
-    Constant stack. Brackets that do not pair (not JSON) are counted one by one: the deepest
-    point their opening brackets reach, so the decoder never meets more than ``limit``."""
+    Constant stack.
+
+    Raises:
+        DocumentError: the brackets do not pair and reach deeper than ``limit``: not JSON,
+            and too deep to hand to a decoder.
+    """
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     for removed in range(limit):
         if not brackets:
             return False
         inner = _INNERMOST.sub("", brackets)
-        if inner == brackets:  # unpaired: not JSON, unless too deep
-            return removed + _deepest(brackets) > limit
+        if inner == brackets:  # unpaired: not JSON; the decoder may say so if it is shallow
+            if removed + _deepest(brackets) > limit:
+                raise DocumentError(f"not JSON: its brackets do not pair, {limit}+ levels deep")
+            return False
         brackets = inner
     return bool(brackets)
 
@@ -485,3 +502,245 @@ def outcome_id_reproduces(outcome: PracticeTraceOutcome) -> bool:
     except Exception:
         return False
     return False
+
+
+# -- outcome documents, decoded (the inverse of encode_outcome) -------------------------
+
+_HEX: Final = frozenset("0123456789abcdef")
+_ID_FIELDS: Final = (
+    "trace_id",
+    "input_digest",
+    "problem_frame_digest",
+    "original_contract_assessment_id",
+    "search_gate_decision_id",
+    "compute_budget_id",
+    "geometric_search_run_id",
+)
+_ID_LISTS: Final = (
+    "residual_ids",
+    "candidate_attempt_ids",
+    "candidate_attempt_binding_ids",
+    "replay_result_ids",
+    "replay_refusal_ids",
+    "upstream_identity_chain",
+    "trace_records",
+)
+_TEXT_FIELDS: Final = ("trace_policy_version", "created_by_policy", "explanation")
+_SEALED_KEYS: Final = frozenset(
+    {"format", "outcome", "practice_disposition", "evidence_spans", "identity_layout"}
+    | set(_ID_FIELDS)
+    | set(_ID_LISTS)
+    | set(_TEXT_FIELDS)
+)
+_REFUSAL_KEYS: Final = frozenset(
+    {
+        "format",
+        "outcome",
+        "trace_refusal_id",
+        "trace_policy_version",
+        "input_digest",
+        "practice_disposition",
+        "reason_codes",
+        "identity_layout",
+        "explanation",
+    }
+)
+
+
+class _NotOutcome(Exception):
+    """Why a decoded document is not an outcome document (becomes a :class:`DocumentError`)."""
+
+
+def _is_id(value: object) -> bool:
+    return type(value) is str and len(value) == 64 and set(value) <= _HEX
+
+
+def _id(document: Mapping[str, object], key: str) -> str:
+    value = document[key]
+    if not _is_id(value):
+        raise _NotOutcome(f"{key} is not a 64-character lowercase hex id")
+    return str(value)
+
+
+def _ids(document: Mapping[str, object], key: str) -> tuple[str, ...]:
+    value = document[key]
+    if type(value) is not list or not all(_is_id(item) for item in value):
+        raise _NotOutcome(f"{key} is not a list of 64-character lowercase hex ids")
+    return tuple(str(item) for item in value)
+
+
+def _text(document: Mapping[str, object], key: str) -> str:
+    value = document[key]
+    if type(value) is not str:
+        raise _NotOutcome(f"{key} is not a string")
+    return value
+
+
+def _int(value: object) -> bool:
+    return type(value) is int  # bools are not ints here
+
+
+def _spans(document: Mapping[str, object]) -> tuple[SourceSpan, ...]:
+    value = document["evidence_spans"]
+    if type(value) is not list:
+        raise _NotOutcome("evidence_spans is not a list")
+    spans = []
+    for position, item in enumerate(value):
+        if (
+            type(item) is not dict
+            or set(item) != set(_SPAN_KEYS)
+            or type(item["text"]) is not str
+            or not _int(item["start"])
+            or not _int(item["end"])
+            or not (item["sentence_index"] is None or _int(item["sentence_index"]))
+        ):
+            raise _NotOutcome(
+                f"evidence_spans[{position}] is not a span {{text, start, end, sentence_index}}"
+            )
+        spans.append(SourceSpan(item["text"], item["start"], item["end"], item["sentence_index"]))
+    return tuple(spans)
+
+
+def _disposition(document: Mapping[str, object], family: frozenset[PracticeDisposition]) -> _D:
+    value = document["practice_disposition"]
+    if type(value) is not str or value not in {d.value for d in family}:
+        raise _NotOutcome(f"practice_disposition {value!r} is not one of its outcome type's")
+    return _D(value)
+
+
+def _keys(document: Mapping[str, object], expected: frozenset[str]) -> None:
+    missing = sorted(expected - set(document))
+    if missing:
+        raise _NotOutcome(f"missing {', '.join(missing)}")
+    unknown = sorted(set(document) - expected)
+    if unknown:
+        raise _NotOutcome(f"unknown key {', '.join(unknown)}")
+
+
+def _sealed_outcome(document: Mapping[str, object]) -> SealedPracticeTrace:
+    _keys(document, _SEALED_KEYS)
+    ids = {key: _id(document, key) for key in _ID_FIELDS}
+    lists = {key: _ids(document, key) for key in _ID_LISTS}
+    texts = {key: _text(document, key) for key in _TEXT_FIELDS}
+    layout = _outcome_layout(document)
+    if layout is IdentityLayout.ADR_0230 and lists["candidate_attempt_binding_ids"]:
+        raise _NotOutcome("an adr-0230 outcome holds candidate_attempt_binding_ids")
+    trace = SealedPracticeTrace(
+        trace_id=ids["trace_id"],
+        trace_policy_version=texts["trace_policy_version"],
+        input_digest=ids["input_digest"],
+        problem_frame_digest=ids["problem_frame_digest"],
+        original_contract_assessment_id=ids["original_contract_assessment_id"],
+        residual_ids=lists["residual_ids"],
+        search_gate_decision_id=ids["search_gate_decision_id"],
+        compute_budget_id=ids["compute_budget_id"],
+        geometric_search_run_id=ids["geometric_search_run_id"],
+        candidate_attempt_ids=lists["candidate_attempt_ids"],
+        candidate_attempt_binding_ids=lists["candidate_attempt_binding_ids"],
+        replay_result_ids=lists["replay_result_ids"],
+        replay_refusal_ids=lists["replay_refusal_ids"],
+        upstream_identity_chain=lists["upstream_identity_chain"],
+        practice_disposition=_disposition(document, SEALED_DISPOSITIONS),
+        trace_records=lists["trace_records"],
+        evidence_spans=_spans(document),
+        created_by_policy=texts["created_by_policy"],
+        explanation=texts["explanation"],
+        identity_layout=layout,
+    )
+    chain = chain_of(trace, layout)  # the sealer's own order, written once
+    for key in ("upstream_identity_chain", "trace_records"):
+        if lists[key] != chain:
+            raise _NotOutcome(f"{key} is not its record ids in pipeline order")
+    return trace
+
+
+def _outcome_layout(document: Mapping[str, object]) -> IdentityLayout:
+    try:
+        return layout_of(document["identity_layout"])
+    except ValueError as error:
+        raise _NotOutcome(str(error)) from None
+
+
+def _refusal_outcome(document: Mapping[str, object]) -> PracticeTraceRefusal:
+    _keys(document, _REFUSAL_KEYS)
+    digest = document["input_digest"]
+    if digest is not None and not _is_id(digest):
+        raise _NotOutcome("input_digest is neither null nor a 64-character lowercase hex id")
+    codes = document["reason_codes"]
+    if type(codes) is not list or not all(type(code) is str for code in codes):
+        raise _NotOutcome("reason_codes is not a list of strings")
+    return PracticeTraceRefusal(
+        trace_refusal_id=_id(document, "trace_refusal_id"),
+        trace_policy_version=_text(document, "trace_policy_version"),
+        input_digest=None if digest is None else str(digest),
+        practice_disposition=_disposition(document, REFUSAL_DISPOSITIONS),
+        reason_codes=tuple(str(code) for code in codes),
+        explanation=_text(document, "explanation"),
+        identity_layout=_outcome_layout(document),
+    )
+
+
+def _strict_json(text: str) -> object:
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for key, value in items:
+            if key in out:
+                raise _NotOutcome(f"duplicate key {key!r}")
+            out[key] = value
+        return out
+
+    def real(literal: str) -> object:
+        raise _NotOutcome(f"a float {literal}")
+
+    return json.loads(text, object_pairs_hook=pairs, parse_float=real, parse_constant=real)
+
+
+def decode_outcome(data: bytes) -> PracticeTraceOutcome:
+    """Decode an outcome document (``sealed_trace.outcome.v1``) as :func:`encode_outcome`
+    writes it (any JSON layout of the same values is accepted): its inverse.
+
+    Args:
+        data: the document's bytes.
+
+    Returns:
+        The :class:`SealedPracticeTrace` or :class:`PracticeTraceRefusal` it holds, field for
+        field.
+
+    Raises:
+        DocumentError: ``not an outcome document (<why>)``: not UTF-8 JSON, wrong format or
+            outcome kind, a missing or unknown key, a field of the wrong type, an id that is
+            not 64 lowercase hex characters, a disposition outside its outcome type's family
+            (ADR-0230 §8), or an upstream_identity_chain/trace_records that is not the record
+            ids in pipeline order (§7.1).
+    """
+    try:
+        return _decode_outcome(data)
+    except _NotOutcome as error:
+        raise DocumentError(f"not an outcome document ({error})") from None
+
+
+def _decode_outcome(data: bytes) -> PracticeTraceOutcome:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _NotOutcome(f"not UTF-8, byte {error.start}") from None
+    if text.startswith("\ufeff"):
+        raise _NotOutcome("it starts with a byte order mark")
+    try:
+        document = _strict_json(text)
+    except RecursionError:
+        raise _NotOutcome("nested too deeply") from None
+    except _NotOutcome:
+        raise
+    except ValueError as error:
+        raise _NotOutcome(f"not JSON: {error}") from None
+    if type(document) is not dict:
+        raise _NotOutcome("not a JSON object")
+    if document.get("format") != OUTCOME_FORMAT:
+        raise _NotOutcome(f"format is not {OUTCOME_FORMAT}")
+    kind = document.get("outcome")
+    if kind == "sealed_practice_trace":
+        return _sealed_outcome(document)
+    if kind == "practice_trace_refusal":
+        return _refusal_outcome(document)
+    raise _NotOutcome("outcome is neither sealed_practice_trace nor practice_trace_refusal")

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["FAMILY_ORDER", "INCOMPLETE", "INVALID", "MISMATCH", "POLICY", "REASON_CODES"]
+__all__ = [
+    "DISPOSITION_MEANINGS",
+    "FAMILY_ORDER",
+    "INCOMPLETE",
+    "INVALID",
+    "MISMATCH",
+    "POLICY",
+    "REASON_CODES",
+]
 
 POLICY: Final = "trace_policy_unsupported"
 INVALID: Final = "trace_invalid_input"
@@ -315,6 +323,71 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
         INCOMPLETE,
         "An attempt of the run (in a bound episode, a bound attempt) has no replay result or "
         "replay refusal.",
+    ),
+}
+
+
+_REFUSAL_NOT: Final = "A refusal is not a partial sealed trace and not a practice success"
+
+#: What each practice_disposition means and does not mean, one sentence each (ADR-0230 §8.1
+#: for the sealed dispositions; §4, §7.2 and §13 for the refusal dispositions).
+DISPOSITION_MEANINGS: Final[dict[str, tuple[str, str]]] = {
+    "sealed_original_refusal": (
+        "The episode never advanced beyond the original refused assessment in a way that "
+        "produced candidate exploration or replay evidence; the trace preserves the original "
+        "refusal posture.",
+        "It does not authorize result production, serving, or promotion.",
+    ),
+    "sealed_exhausted_no_candidate": (
+        "Exploration ran under a lawful budget but produced no candidate attempts before "
+        "exhaustion.",
+        "Budget or operator exhaustion is not correctness: it neither confirms nor changes the "
+        "original refusal.",
+    ),
+    "sealed_all_candidates_refused": (
+        "Candidate attempts exist and every lawful replay result reported contract_refused.",
+        "Adapter refusals do not count as lawful candidate replay results, and the trace does "
+        "not decide truth about the problem.",
+    ),
+    "sealed_replay_unavailable": (
+        "Candidate attempts exist, but every supplied replay record is an adapter refusal and "
+        "no lawful ReplayAdapterResult exists.",
+        "An adapter refusal means the adapter could not lawfully classify the candidate; it is "
+        "not candidate semantic refusal.",
+    ),
+    "sealed_contract_closed_proof_refused": (
+        "At least one lawful replay result reported contract_closed_but_proof_refused and none "
+        "reported contract_and_proof_closed.",
+        "Contract closure did not satisfy the applicable proof obligations: it is not proof "
+        "closure, serving eligibility, or promotion.",
+    ),
+    "sealed_candidate_replay_closed": (
+        "At least one lawful replay result reported contract_and_proof_closed under ADR-0229; "
+        "it is replay evidence only.",
+        "It is not result production, serving eligibility, promotion, or global uniqueness; "
+        "several closed candidates stay side by side, none preferred.",
+    ),
+    INVALID: (
+        "The trace could not lawfully seal the episode: the trace input, an upstream record or "
+        "an evidence span is malformed.",
+        f"{_REFUSAL_NOT} disposition: nothing was repaired or coerced, and it says nothing "
+        "about the candidates.",
+    ),
+    MISMATCH: (
+        "The trace could not lawfully seal the episode: an upstream identity does not "
+        "reproduce, or a record does not bind to the run, attempt or candidate it names.",
+        f"{_REFUSAL_NOT} disposition: equal id strings are not proof, and it says nothing "
+        "about the candidates.",
+    ),
+    POLICY: (
+        "The trace could not lawfully seal the episode: its trace policy version, or a schema "
+        "or policy version it uses, is not supported explicitly.",
+        f"{_REFUSAL_NOT} disposition: the records were not judged under any other policy.",
+    ),
+    INCOMPLETE: (
+        "The trace could not lawfully seal the episode: a required upstream record is missing, "
+        "or replay records are absent where the episode shape requires them.",
+        f"{_REFUSAL_NOT} disposition: missing evidence is not filled in with defaults.",
     ),
 }
 

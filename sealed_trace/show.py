@@ -36,15 +36,14 @@ from sealed_trace.episode_json import (
     MAX_DOCUMENT_DEPTH,
     OUTCOME_FORMAT,
     DocumentError,
+    decode_outcome,
     nests_deeper_than,
     outcome_id_reproduces,
     seal_document,
 )
+from sealed_trace.reasons import DISPOSITION_MEANINGS as MEANINGS
 from sealed_trace.reasons import REASON_CODES
 from sealed_trace.trace import (
-    REFUSAL_DISPOSITIONS,
-    SEALED_DISPOSITIONS,
-    IdentityLayout,
     PracticeDisposition,
     PracticeTraceOutcome,
     PracticeTraceRefusal,
@@ -73,68 +72,10 @@ __all__ = [
 SHORT_ID_LENGTH: Final = 12
 
 _D = PracticeDisposition
-_REFUSAL_NOT: Final = "A refusal is not a partial sealed trace and not a practice success"
-
-#: What each practice_disposition means and does not mean, one sentence each (ADR-0230 §8.1
-#: for the sealed dispositions; §4, §7.2 and §13 for the refusal dispositions).
+#: What each practice_disposition means and does not mean: the table ``sealed-trace explain``
+#: prints too (:data:`sealed_trace.reasons.DISPOSITION_MEANINGS`).
 DISPOSITION_MEANINGS: Final[Mapping[PracticeDisposition, tuple[str, str]]] = {
-    _D.SEALED_ORIGINAL_REFUSAL: (
-        "The episode never advanced beyond the original refused assessment in a way that "
-        "produced candidate exploration or replay evidence; the trace preserves the original "
-        "refusal posture.",
-        "It does not authorize result production, serving, or promotion.",
-    ),
-    _D.SEALED_EXHAUSTED_NO_CANDIDATE: (
-        "Exploration ran under a lawful budget but produced no candidate attempts before "
-        "exhaustion.",
-        "Budget or operator exhaustion is not correctness: it neither confirms nor changes the "
-        "original refusal.",
-    ),
-    _D.SEALED_ALL_CANDIDATES_REFUSED: (
-        "Candidate attempts exist and every lawful replay result reported contract_refused.",
-        "Adapter refusals do not count as lawful candidate replay results, and the trace does "
-        "not decide truth about the problem.",
-    ),
-    _D.SEALED_REPLAY_UNAVAILABLE: (
-        "Candidate attempts exist, but every supplied replay record is an adapter refusal and "
-        "no lawful ReplayAdapterResult exists.",
-        "An adapter refusal means the adapter could not lawfully classify the candidate; it is "
-        "not candidate semantic refusal.",
-    ),
-    _D.SEALED_CONTRACT_CLOSED_PROOF_REFUSED: (
-        "At least one lawful replay result reported contract_closed_but_proof_refused and none "
-        "reported contract_and_proof_closed.",
-        "Contract closure did not satisfy the applicable proof obligations: it is not proof "
-        "closure, serving eligibility, or promotion.",
-    ),
-    _D.SEALED_CANDIDATE_REPLAY_CLOSED: (
-        "At least one lawful replay result reported contract_and_proof_closed under ADR-0229; "
-        "it is replay evidence only.",
-        "It is not result production, serving eligibility, promotion, or global uniqueness; "
-        "several closed candidates stay side by side, none preferred.",
-    ),
-    _D.TRACE_INVALID_INPUT: (
-        "The trace could not lawfully seal the episode: the trace input, an upstream record or "
-        "an evidence span is malformed.",
-        f"{_REFUSAL_NOT} disposition: nothing was repaired or coerced, and it says nothing "
-        "about the candidates.",
-    ),
-    _D.TRACE_IDENTITY_MISMATCH: (
-        "The trace could not lawfully seal the episode: an upstream identity does not "
-        "reproduce, or a record does not bind to the run, attempt or candidate it names.",
-        f"{_REFUSAL_NOT} disposition: equal id strings are not proof, and it says nothing "
-        "about the candidates.",
-    ),
-    _D.TRACE_POLICY_UNSUPPORTED: (
-        "The trace could not lawfully seal the episode: its trace policy version, or a schema "
-        "or policy version it uses, is not supported explicitly.",
-        f"{_REFUSAL_NOT} disposition: the records were not judged under any other policy.",
-    ),
-    _D.TRACE_UPSTREAM_INCOMPLETE: (
-        "The trace could not lawfully seal the episode: a required upstream record is missing, "
-        "or replay records are absent where the episode shape requires them.",
-        f"{_REFUSAL_NOT} disposition: missing evidence is not filled in with defaults.",
-    ),
+    d: MEANINGS[d.value] for d in PracticeDisposition
 }
 
 _DETAIL_HEADING: Final = "The outcome's explanation (prose, part of no identity)"
@@ -200,7 +141,9 @@ class TraceView:
     ``attempts`` follow the run's attempt order; ``unbound_replay`` lists the replay records
     named by the outcome alone, as ``(kind, id)``, when no episode tells which attempt each
     binds to; ``closed_disagreement`` counts distinct candidates reporting
-    contract_and_proof_closed when more than one does (0 otherwise).
+    contract_and_proof_closed when more than one does (0 otherwise); ``span_sources`` names,
+    for each of the outcome's evidence spans, the episode record it was copied from
+    (``"residual #1"``), and is empty without an episode.
     """
 
     outcome_path: str
@@ -211,6 +154,7 @@ class TraceView:
     attempts: tuple[AttemptView, ...] = ()
     unbound_replay: tuple[tuple[str, str], ...] = ()
     closed_disagreement: int = 0
+    span_sources: tuple[str, ...] = ()
 
     @property
     def sealed(self) -> bool:
@@ -220,254 +164,14 @@ class TraceView:
 
 # -- reading ------------------------------------------------------------------------------
 
-_HEX: Final = frozenset("0123456789abcdef")
-_ID_FIELDS: Final = (
-    "trace_id",
-    "input_digest",
-    "problem_frame_digest",
-    "original_contract_assessment_id",
-    "search_gate_decision_id",
-    "compute_budget_id",
-    "geometric_search_run_id",
-)
-_ID_LISTS: Final = (
-    "residual_ids",
-    "candidate_attempt_ids",
-    "candidate_attempt_binding_ids",
-    "replay_result_ids",
-    "replay_refusal_ids",
-    "upstream_identity_chain",
-    "trace_records",
-)
-_TEXT_FIELDS: Final = ("trace_policy_version", "created_by_policy", "explanation")
-_SEALED_KEYS: Final = frozenset(
-    {"format", "outcome", "practice_disposition", "evidence_spans", "identity_layout"}
-    | set(_ID_FIELDS)
-    | set(_ID_LISTS)
-    | set(_TEXT_FIELDS)
-)
-_REFUSAL_KEYS: Final = frozenset(
-    {
-        "format",
-        "outcome",
-        "trace_refusal_id",
-        "trace_policy_version",
-        "input_digest",
-        "practice_disposition",
-        "reason_codes",
-        "identity_layout",
-        "explanation",
-    }
-)
-_SPAN_KEYS: Final = frozenset({"text", "start", "end", "sentence_index"})
-
-
-class _NotOutcome(Exception):
-    """Why a decoded document is not an outcome document (becomes a :class:`ShowError`)."""
-
-
-def _is_id(value: object) -> bool:
-    return type(value) is str and len(value) == 64 and set(value) <= _HEX
-
-
-def _id(document: Mapping[str, object], key: str) -> str:
-    value = document[key]
-    if not _is_id(value):
-        raise _NotOutcome(f"{key} is not a 64-character lowercase hex id")
-    return str(value)
-
-
-def _ids(document: Mapping[str, object], key: str) -> tuple[str, ...]:
-    value = document[key]
-    if type(value) is not list or not all(_is_id(item) for item in value):
-        raise _NotOutcome(f"{key} is not a list of 64-character lowercase hex ids")
-    return tuple(str(item) for item in value)
-
-
-def _text(document: Mapping[str, object], key: str) -> str:
-    value = document[key]
-    if type(value) is not str:
-        raise _NotOutcome(f"{key} is not a string")
-    return value
-
-
-def _int(value: object) -> bool:
-    return type(value) is int  # bools are not ints here
-
-
-def _spans(document: Mapping[str, object]) -> tuple[SourceSpan, ...]:
-    value = document["evidence_spans"]
-    if type(value) is not list:
-        raise _NotOutcome("evidence_spans is not a list")
-    spans = []
-    for position, item in enumerate(value):
-        if (
-            type(item) is not dict
-            or set(item) != _SPAN_KEYS
-            or type(item["text"]) is not str
-            or not _int(item["start"])
-            or not _int(item["end"])
-            or not (item["sentence_index"] is None or _int(item["sentence_index"]))
-        ):
-            raise _NotOutcome(
-                f"evidence_spans[{position}] is not a span {{text, start, end, sentence_index}}"
-            )
-        spans.append(SourceSpan(item["text"], item["start"], item["end"], item["sentence_index"]))
-    return tuple(spans)
-
-
-def _disposition(document: Mapping[str, object], family: frozenset[PracticeDisposition]) -> _D:
-    value = document["practice_disposition"]
-    if type(value) is not str or value not in {d.value for d in family}:
-        raise _NotOutcome(f"practice_disposition {value!r} is not one of its outcome type's")
-    return _D(value)
-
-
-def _keys(document: Mapping[str, object], expected: frozenset[str]) -> None:
-    missing = sorted(expected - set(document))
-    if missing:
-        raise _NotOutcome(f"missing {', '.join(missing)}")
-    unknown = sorted(set(document) - expected)
-    if unknown:
-        raise _NotOutcome(f"unknown key {', '.join(unknown)}")
-
-
-def _sealed_outcome(document: Mapping[str, object]) -> SealedPracticeTrace:
-    _keys(document, _SEALED_KEYS)
-    ids = {key: _id(document, key) for key in _ID_FIELDS}
-    lists = {key: _ids(document, key) for key in _ID_LISTS}
-    texts = {key: _text(document, key) for key in _TEXT_FIELDS}
-    layout = _layout(document)
-    bound = lists["candidate_attempt_binding_ids"] if layout is IdentityLayout.ADR_0233 else ()
-    if layout is IdentityLayout.ADR_0230 and lists["candidate_attempt_binding_ids"]:
-        raise _NotOutcome("an adr-0230 outcome holds candidate_attempt_binding_ids")
-    chain = (
-        ids["problem_frame_digest"],
-        ids["original_contract_assessment_id"],
-        *lists["residual_ids"],
-        ids["search_gate_decision_id"],
-        ids["compute_budget_id"],
-        ids["geometric_search_run_id"],
-        *lists["candidate_attempt_ids"],
-        *bound,
-        *lists["replay_result_ids"],
-        *lists["replay_refusal_ids"],
-    )
-    for key in ("upstream_identity_chain", "trace_records"):
-        if lists[key] != chain:
-            raise _NotOutcome(f"{key} is not its record ids in pipeline order")
-    return SealedPracticeTrace(
-        trace_id=ids["trace_id"],
-        trace_policy_version=texts["trace_policy_version"],
-        input_digest=ids["input_digest"],
-        problem_frame_digest=ids["problem_frame_digest"],
-        original_contract_assessment_id=ids["original_contract_assessment_id"],
-        residual_ids=lists["residual_ids"],
-        search_gate_decision_id=ids["search_gate_decision_id"],
-        compute_budget_id=ids["compute_budget_id"],
-        geometric_search_run_id=ids["geometric_search_run_id"],
-        candidate_attempt_ids=lists["candidate_attempt_ids"],
-        candidate_attempt_binding_ids=lists["candidate_attempt_binding_ids"],
-        replay_result_ids=lists["replay_result_ids"],
-        replay_refusal_ids=lists["replay_refusal_ids"],
-        upstream_identity_chain=lists["upstream_identity_chain"],
-        practice_disposition=_disposition(document, SEALED_DISPOSITIONS),
-        trace_records=lists["trace_records"],
-        evidence_spans=_spans(document),
-        created_by_policy=texts["created_by_policy"],
-        identity_layout=layout,
-        explanation=texts["explanation"],
-    )
-
-
-def _layout(document: Mapping[str, object]) -> IdentityLayout:
-    value = document["identity_layout"]
-    for layout in IdentityLayout:
-        if type(value) is str and value == layout.value:
-            return layout
-    raise _NotOutcome(f"identity_layout {value!r} names no identity layout")
-
-
-def _refusal_outcome(document: Mapping[str, object]) -> PracticeTraceRefusal:
-    _keys(document, _REFUSAL_KEYS)
-    digest = document["input_digest"]
-    if digest is not None and not _is_id(digest):
-        raise _NotOutcome("input_digest is neither null nor a 64-character lowercase hex id")
-    codes = document["reason_codes"]
-    if type(codes) is not list or not all(type(code) is str for code in codes):
-        raise _NotOutcome("reason_codes is not a list of strings")
-    return PracticeTraceRefusal(
-        trace_refusal_id=_id(document, "trace_refusal_id"),
-        trace_policy_version=_text(document, "trace_policy_version"),
-        input_digest=None if digest is None else str(digest),
-        practice_disposition=_disposition(document, REFUSAL_DISPOSITIONS),
-        reason_codes=tuple(str(code) for code in codes),
-        identity_layout=_layout(document),
-        explanation=_text(document, "explanation"),
-    )
-
-
-def _strict_json(text: str) -> object:
-    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
-        out: dict[str, object] = {}
-        for key, value in items:
-            if key in out:
-                raise _NotOutcome(f"duplicate key {key!r}")
-            out[key] = value
-        return out
-
-    def real(literal: str) -> object:
-        raise _NotOutcome(f"a float {literal}")
-
-    return json.loads(text, object_pairs_hook=pairs, parse_float=real, parse_constant=real)
-
 
 def read_outcome(data: bytes, path: str) -> PracticeTraceOutcome:
-    """Decode an outcome document (``sealed_trace.outcome.v1``) as ``sealed-trace seal``
-    writes it (any JSON layout of the same values is accepted).
-
-    Args:
-        data: the document's bytes; ``path`` names it in messages.
-
-    Returns:
-        The :class:`SealedPracticeTrace` or :class:`PracticeTraceRefusal` it holds, field for
-        field.
-
-    Raises:
-        ShowError: not UTF-8 JSON, or not an outcome document: wrong format or outcome kind,
-            a missing or unknown key, a field of the wrong type, an id that is not 64 lowercase
-            hex characters, a disposition outside its outcome type's family (ADR-0230 §8), or
-            an upstream_identity_chain/trace_records that is not the record ids in pipeline
-            order (§7.1).
-    """
+    """Decode an outcome document (:func:`~sealed_trace.episode_json.decode_outcome`);
+    ``path`` names it in the message of the :class:`ShowError` raised when it is not one."""
     try:
-        text = data.decode("utf-8")
-        if text.startswith("\ufeff"):
-            raise _NotOutcome("it starts with a byte order mark")
-        document = _strict_json(text)
-    except UnicodeDecodeError as error:
-        raise ShowError(
-            f"{path}: not an outcome document (not UTF-8, byte {error.start})"
-        ) from None
-    except _NotOutcome as error:
-        raise ShowError(f"{path}: not an outcome document ({error})") from None
-    except RecursionError:
-        raise ShowError(f"{path}: not an outcome document (nested too deeply)") from None
-    except ValueError as error:
-        raise ShowError(f"{path}: not an outcome document (not JSON: {error})") from None
-    try:
-        if type(document) is not dict:
-            raise _NotOutcome("not a JSON object")
-        if document.get("format") != OUTCOME_FORMAT:
-            raise _NotOutcome(f"format is not {OUTCOME_FORMAT}")
-        kind = document.get("outcome")
-        if kind == "sealed_practice_trace":
-            return _sealed_outcome(document)
-        if kind == "practice_trace_refusal":
-            return _refusal_outcome(document)
-        raise _NotOutcome("outcome is neither sealed_practice_trace nor practice_trace_refusal")
-    except _NotOutcome as error:
-        raise ShowError(f"{path}: not an outcome document ({error})") from None
+        return decode_outcome(data)
+    except DocumentError as error:
+        raise ShowError(f"{path}: {error}") from None
 
 
 def _differing(left: PracticeTraceOutcome, right: PracticeTraceOutcome) -> list[str]:
@@ -593,7 +297,37 @@ def _sealed_view(
         attempts=tuple(attempts),
         unbound_replay=unbound,
         closed_disagreement=len(closed) if len(closed) > 1 else 0,
+        span_sources=_span_sources(trace, episode),
     )
+
+
+#: The records a sealed trace copies its evidence spans from, in order (sealing-policy §5).
+_SPAN_RECORDS: Final = (
+    ("contract assessment", "contract_assessment"),
+    ("residual", "residuals"),
+    ("candidate attempt", "candidate_attempts"),
+    ("replay result", "replay_results"),
+)
+
+
+def _span_sources(
+    trace: SealedPracticeTrace, episode: Mapping[str, object] | None
+) -> tuple[str, ...]:
+    """Which record each of the trace's spans came from; empty when it cannot be told."""
+    if episode is None:
+        return ()
+    sources: list[str] = []
+    for label, key in _SPAN_RECORDS:
+        if key == "contract_assessment":
+            records, numbered = [_get(episode, key)], False
+        elif key == "candidate_attempts":
+            records, numbered = list(_records(_get(episode, "geometric_search_run"), key)), True
+        else:
+            records, numbered = list(_records(episode, key)), True
+        for index, record in enumerate(records):
+            name = f"{label} #{index}" if numbered else label
+            sources += [name] * len(_records(record, "evidence_spans"))
+    return tuple(sources) if len(sources) == len(trace.evidence_spans) else ()
 
 
 def _attempt(
@@ -642,8 +376,9 @@ def _chain(
 ) -> ChainNode:
     """The upstream identity chain as a tree, in pipeline order (ADR-0230 §5, §7.1, §9)."""
     if episode is not None:
-        run_kind = "search run" if "geometric_search_run" in episode else "search run refusal"
-        run_record = episode.get("geometric_search_run") or episode.get("search_run_refusal")
+        ran = episode.get("geometric_search_run") is not None  # a null run is no run
+        run_kind = "search run" if ran else "search run refusal"
+        run_record = episode.get("geometric_search_run" if ran else "search_run_refusal")
     else:  # §8.1: only a run refusal (or no run) seals as sealed_original_refusal
         original = trace.practice_disposition is _D.SEALED_ORIGINAL_REFUSAL
         run_kind = "search run refusal" if original else "search run"
@@ -664,10 +399,8 @@ def _chain(
             ChainNode(f"candidate attempt #{i}", (attempt_id,))
             for i, attempt_id in enumerate(trace.candidate_attempt_ids)
         ]
-        if trace.replay_result_ids:
-            run_children.append(ChainNode("replay result", trace.replay_result_ids))
-        if trace.replay_refusal_ids:
-            run_children.append(ChainNode("replay refusal", trace.replay_refusal_ids))
+        run_children += [ChainNode("replay result", (i,)) for i in trace.replay_result_ids]
+        run_children += [ChainNode("replay refusal", (i,)) for i in trace.replay_refusal_ids]
     run = ChainNode(
         run_kind,
         (trace.geometric_search_run_id,),
@@ -680,18 +413,24 @@ def _chain(
         _status(_get(episode, "compute_budget_decision"), "status"),
         (run,),
     )
+    # The gate binds every residual: it is drawn after all of them, each with its connector.
+    count = len(trace.residual_ids)
+    binds = "binds the residual above" if count == 1 else f"binds all {count} residuals above"
+    gate_status = _status(_get(episode, "search_gate_decision"), "status")
+    gate_status = f"{gate_status}; {binds}" if gate_status else binds
     gate = ChainNode(
-        "search gate decision",
-        (trace.search_gate_decision_id,),
-        _status(_get(episode, "search_gate_decision"), "status"),
-        (budget,),
+        "search gate decision", (trace.search_gate_decision_id,), gate_status, (budget,)
     )
-    residuals = ChainNode("residual", trace.residual_ids, "", (gate,))
+    codes = {
+        _str(record.get("residual_id")): _status(record, "residual_code")
+        for record in _records(episode, "residuals")
+    }
+    residuals = [ChainNode("residual", (i,), codes.get(i, "")) for i in trace.residual_ids]
     assessment = ChainNode(
         "contract assessment",
         (trace.original_contract_assessment_id,),
         "refused",  # §6.1 item 2: a sealed trace's original assessment is refused
-        (residuals,),
+        (*residuals, gate),
     )
     return ChainNode("problem frame", (trace.problem_frame_digest,), "", (assessment,))
 
@@ -803,10 +542,19 @@ def _tree_text(node: ChainNode, prefix: str, last: bool, root: bool) -> list[str
     return lines
 
 
-def _span_rows(spans: Sequence[SourceSpan]) -> list[tuple[str, str, str, str]]:
+#: The span list's columns, in the text and the HTML view alike.
+_SPAN_COLUMNS: Final = ("#", "from", "start:end", "sentence", "text")
+
+
+def _span_rows(
+    spans: Sequence[SourceSpan], sources: Sequence[str]
+) -> list[tuple[str, str, str, str, str]]:
+    """One row per span; ``from`` is the record it was copied from (``-`` without the
+    episode, which alone tells)."""
     return [
         (
             str(number),
+            sources[number - 1] if sources else "-",
             f"{s.start}:{s.end}",
             "-" if s.sentence_index is None else str(s.sentence_index),
             json.dumps(s.text, ensure_ascii=False),
@@ -979,7 +727,7 @@ def render_text(view: TraceView, *, colour: bool = False) -> str:
         out += ["    " + line for line in shown.split("\n")]
     if spans:
         out += ["", _heading(style, f"Evidence spans ({len(spans)}, in trace order)")]
-        rows = [("#", "start:end", "sentence", "text"), *_span_rows(spans)]
+        rows = [_SPAN_COLUMNS, *_span_rows(spans, view.span_sources)]
         out += _table([[_visible(cell) for cell in row] for row in rows])
 
     if isinstance(outcome, PracticeTraceRefusal):
@@ -1177,11 +925,11 @@ def render_html(view: TraceView) -> str:
         parts.append(f'<p class="problem">{body}</p>')
     if spans:
         parts.append(f"<h2>Evidence spans ({len(spans)}, in trace order)</h2>")
-        head = "<tr><th>#</th><th>start:end</th><th>sentence</th><th>text</th></tr>"
+        head = "<tr>" + "".join(f"<th>{_e(c)}</th>" for c in _SPAN_COLUMNS) + "</tr>"
         rows = "".join(
-            f"<tr><td>{_e(n)}</td><td class=mono>{_e(o)}</td><td>{_e(s)}</td>"
+            f"<tr><td>{_e(n)}</td><td>{_e(f)}</td><td class=mono>{_e(o)}</td><td>{_e(s)}</td>"
             f"<td><code>{_e(t)}</code></td></tr>"
-            for n, o, s, t in _span_rows(spans)
+            for n, f, o, s, t in _span_rows(spans, view.span_sources)
         )
         parts.append(f"<table>{head}{rows}</table>")
     parts.append("</section>")
@@ -1237,16 +985,12 @@ def render_html(view: TraceView) -> str:
 
 
 def wants_colour(stream: object) -> bool:
-    """Whether text for ``stream`` gets colour: the boundary lint's text-report rule
-    (:func:`sealed_trace.lint.formats.text.use_colour`: ``NO_COLOR`` wins, then
-    ``FORCE_COLOR``, then whether the stream is a terminal)."""
-    from sealed_trace.lint.formats.text import use_colour  # loads no libcst
+    """Whether text for ``stream`` gets colour (:func:`sealed_trace._colour.use_colour`, the
+    rule the lint's text report follows too: ``NO_COLOR`` wins, then ``FORCE_COLOR``, then
+    whether the stream is a terminal)."""
+    from sealed_trace._colour import stream_is_tty, use_colour
 
-    try:
-        tty = bool(stream.isatty())  # type: ignore[attr-defined]
-    except (AttributeError, ValueError, OSError):
-        tty = False
-    return use_colour(tty)
+    return use_colour(stream_is_tty(stream))
 
 
 def write_atomically(path: str, data: bytes) -> None:

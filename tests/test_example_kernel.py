@@ -139,6 +139,22 @@ def test_violations_suite_fails_showing_every_expected_finding():
     assert "FAILED pyproject.toml::kernel-sealing" in result.stdout
     for line in EXPECTED.splitlines():
         assert line in result.stdout
+    # The README lists every failure of this run, and every finding behind them.
+    failed = {
+        line.removeprefix("FAILED ").split(" - ")[0]
+        for line in result.stdout.splitlines()
+        if line.startswith("FAILED ")
+    }
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = {
+        line.removeprefix("# FAILED examples/kernel_violations/")
+        for line in readme.splitlines()
+        if line.startswith("# FAILED examples/kernel_violations/")
+    }
+    assert listed == failed
+    assert f"# {len(failed)} failed" in readme
+    for line in EXPECTED.splitlines():
+        assert f"\n{line}\n" in readme
 
 
 def test_lint_cli_is_clean_on_the_example_kernel():

@@ -60,8 +60,10 @@ def test_the_default_layout_is_adr_0230_and_the_layouts_differ_only_in_ids() -> 
         seal(EPISODE, layout="adr-0233"),
     )
     assert default == old
-    assert isinstance(new, SealedPracticeTrace) and isinstance(old, SealedPracticeTrace)
-    assert new.trace_id != old.trace_id and new.input_digest != old.input_digest
+    assert isinstance(new, SealedPracticeTrace)
+    assert isinstance(old, SealedPracticeTrace)
+    assert new.trace_id != old.trace_id
+    assert new.input_digest != old.input_digest
     assert new.practice_disposition == old.practice_disposition
     assert new.upstream_identity_chain == old.upstream_identity_chain  # no bindings here
 

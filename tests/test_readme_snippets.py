@@ -82,4 +82,8 @@ def test_the_marker_examples_pass_on_the_example_kernel(tmp_path: Path) -> None:
         for line in result.stdout.splitlines()
         if line.startswith("PASSED ")
     }
-    assert passed == {"test_sealing_import_surface", "test_no_answer_fields"}
+    assert passed == {
+        "test_sealing_import_surface",
+        "test_no_answer_fields",
+        "test_nothing_upstream_imports_sealing",
+    }

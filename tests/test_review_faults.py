@@ -77,8 +77,10 @@ def test_operator_results_without_bindings_are_a_count_mismatch(absent: object) 
 def test_a_deep_document_whose_brackets_do_not_pair_never_reaches_the_decoder(
     document: bytes,
 ) -> None:
-    """§11: no document can exhaust the stack, not JSON or not."""
-    assert _codes(seal_document(document)) == ("malformed_episode_document",)
+    """§11: no document can exhaust the stack; not JSON, it is a usage error (episode
+    format), told from its brackets alone."""
+    with pytest.raises(DocumentError, match="brackets do not pair"):
+        seal_document(document)
 
 
 def test_shallow_text_that_is_not_json_stays_a_usage_error() -> None:

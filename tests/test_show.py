@@ -186,8 +186,12 @@ def test_spans_are_bracketed_in_place_when_piped(capsys, outcome):
     assert f"    {expected}\n" in out
     assert expected.count("[") >= 1
     # Every span is listed, in trace order, duplicates kept.
-    listed = [line.split() for line in out.splitlines() if re.match(r"  \d+ +\d+:\d+ ", line)]
-    assert [row[1] for row in listed] == [f"{s['start']}:{s['end']}" for s in spans]
+    rows = [re.match(r"  \d+ +(\S.*?) +(\d+:\d+) ", line) for line in out.splitlines()]
+    listed = [row.groups() for row in rows if row]
+    assert [offsets for _, offsets in listed] == [f"{s['start']}:{s['end']}" for s in spans]
+    # ... each with the record it was copied from (sealing-policy §5 order).
+    assert listed[0][0] == "contract assessment"
+    assert all(source != "-" for source, _ in listed)
 
 
 def test_outcome_alone_lists_spans_as_offsets(capsys):

@@ -55,6 +55,13 @@ def add_lint_arguments(parser: argparse.ArgumentParser) -> None:
         help="write the report to FILE instead of standard output",
     )
     parser.add_argument(
+        "--include-suppressed",
+        action="store_true",
+        dest="lint_include_suppressed",
+        help="with --format sarif: also report the findings a suppression comment, an ignore "
+        "entry or the baseline hides, marked in 'suppressions' with the reason",
+    )
+    parser.add_argument(
         "--exit-zero",
         action="store_true",
         dest="lint_exit_zero",
@@ -223,14 +230,22 @@ def run_lint(args: argparse.Namespace) -> int:
             return 2
         selectors[option] = values
     selection = Selection(selectors["select"], selectors["ignore"])
+    include_suppressed = bool(getattr(args, "lint_include_suppressed", False))
+    if include_suppressed and args.lint_format != "sarif":
+        _error("--include-suppressed needs --format sarif (SARIF marks suppressed findings)")
+        return 2
+    from sealed_trace.lint.suppressions import recording_suppressed
+
     try:
-        result = lint(
-            config,
-            paths,
-            rule_loader=load_rules,
-            use_cache=not args.lint_no_cache,
-            jobs=args.lint_jobs,
-        )
+        with recording_suppressed() as inline:
+            result = lint(
+                config,
+                paths,
+                rule_loader=load_rules,
+                # a cached run holds no suppressed findings: record them afresh
+                use_cache=not args.lint_no_cache and not include_suppressed,
+                jobs=args.lint_jobs,
+            )
         writing = getattr(args, "lint_write_baseline", None)
         filtered = apply_filters(
             result.findings,
@@ -252,6 +267,11 @@ def run_lint(args: argparse.Namespace) -> int:
 
     added = sum(1 for f in filtered if f.code in ("ST007", "ST008"))
     hidden = len(result.findings) - (len(filtered) - added)
+    suppressed = (
+        _suppressed(result.findings, filtered, inline, config, selection, paths)
+        if include_suppressed
+        else []
+    )
     result = dataclasses.replace(result, findings=tuple(filtered))
     if writing:
         try:
@@ -273,6 +293,9 @@ def run_lint(args: argparse.Namespace) -> int:
         return 0
     if args.lint_format in ("sarif", "github"):
         result = _repo_relative(result, config.root)
+        hidden_result = dataclasses.replace(result, findings=tuple(x.finding for x in suppressed))
+        moved = _repo_relative(hidden_result, config.root).findings
+        suppressed = [x._replace(finding=f) for x, f in zip(suppressed, moved, strict=True)]
     if getattr(args, "lint_statistics", False):
         report = statistics(result.findings)
     elif args.lint_format == "text":
@@ -285,6 +308,10 @@ def run_lint(args: argparse.Namespace) -> int:
             show_source=getattr(args, "lint_show_source", False),
             colour=stream is not None and use_colour(_isatty(stream)),
         )
+    elif suppressed:
+        from sealed_trace.lint.formats.sarif import render as render_sarif
+
+        report = render_sarif(result, _version(), suppressed)
     else:
         report = render(args.lint_format, result, _version())
     if args.lint_output:
@@ -306,6 +333,51 @@ def run_lint(args: argparse.Namespace) -> int:
         )
         sys.stderr.write(f"{summary} in {result.checked} file(s){tail}\n")
     return 1 if result.findings and not args.lint_exit_zero else 0
+
+
+def render_report(result: Any, lint_format: str, root: str) -> str:
+    """``result`` as ``sealed-trace lint --format lint_format`` prints it, without colour or
+    source lines (the pytest plugin's ``--sealed-trace-lint-format``)."""
+    from sealed_trace.lint.formats import render
+
+    if lint_format == "text":
+        from sealed_trace.lint.formats.text import render_text
+
+        return render_text(result, root=root, show_source=False, colour=False)
+    if lint_format in ("sarif", "github"):
+        result = _repo_relative(result, root)
+    return render(lint_format, result, _version())
+
+
+def _suppressed(
+    found: Any, filtered: Any, inline: Any, config: Any, selection: Any, paths: Any
+) -> list[Any]:
+    """The findings that are not failures, each with SARIF's reason for it: ``inSource`` for
+    a suppression comment, ``external`` for an ignore entry or the baseline."""
+    from sealed_trace.lint.filters import _selected, apply_filters
+    from sealed_trace.lint.formats.sarif import Suppressed
+
+    out = [
+        Suppressed(f, "inSource", reason)
+        for f, reason in inline
+        if _selected(f.code, config, selection)
+    ]
+    unbaselined = apply_filters(
+        found, config, selection, use_baseline=False, checked_paths=set(paths) if paths else None
+    )
+    for f in found:
+        entry = next((e for e in config.ignores if e.ignores(f.path, f.code)), None)
+        if entry is not None and _selected(f.code, config, selection):
+            out.append(Suppressed(f, "external", f"ignore[{entry.index}]: {entry.reason}"))
+    kept = set(filtered)
+    if config.baseline is not None:
+        where = os.path.relpath(config.baseline, config.root).replace(os.sep, "/")
+        out += [
+            Suppressed(f, "external", f"recorded in the baseline {where}")
+            for f in unbaselined
+            if f not in kept and f.code not in ("ST007", "ST008")
+        ]
+    return out
 
 
 def statistics(findings: Any) -> str:

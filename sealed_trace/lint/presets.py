@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["PRESETS", "Preset"]
+__all__ = ["FIELD_PRESETS", "PRESETS", "Preset"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,4 +225,16 @@ _ADR_0230_FORBIDDEN_FIELDS = (
 PRESETS: Final[dict[str, Preset]] = {
     "adr-0230": Preset("adr-0230", _ADR_0230_ALLOWED, _ADR_0230_BANNED, _ADR_0230_FORBIDDEN_FIELDS),
     "none": Preset("none", (), (), ()),
+}
+
+#: The names ADR-0231 §8.4 (candidate-operator outputs) and ADR-0232 §8 (binding dataclasses)
+#: forbid beyond ADR-0230 §7.3: both ADRs give the same list.
+_LATER_FORBIDDEN_FIELDS = ("proof", "verdict", "selected", "best")
+
+#: Forbidden-field lists by the ADR that states them; each later ADR's list includes
+#: ADR-0230's. ``sealed_trace_forbid_fields(..., fields="adr-0231")`` names one.
+FIELD_PRESETS: Final[dict[str, tuple[str, ...]]] = {
+    "adr-0230": _ADR_0230_FORBIDDEN_FIELDS,
+    "adr-0231": _ADR_0230_FORBIDDEN_FIELDS + _LATER_FORBIDDEN_FIELDS,
+    "adr-0232": _ADR_0230_FORBIDDEN_FIELDS + _LATER_FORBIDDEN_FIELDS,
 }

@@ -13,13 +13,21 @@ and one that suppresses nothing (ST004) are findings; the first two suppress not
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from sealed_trace.lint.catalog import lookup_rule
 from sealed_trace.lint.facts import SuppressionFact
 from sealed_trace.lint.findings import Finding
 
-__all__ = ["MARKER", "apply_suppressions", "parse_suppression", "scan_suppressions"]
+__all__ = [
+    "MARKER",
+    "apply_suppressions",
+    "parse_suppression",
+    "recording_suppressed",
+    "scan_suppressions",
+]
 
 MARKER = "sealed-trace:"
 _GRAMMAR = re.compile(r"sealed-trace:\s*ignore\[(?P<codes>[^\]]*)\]\s*(?:--\s*(?P<reason>.*))?$")
@@ -76,6 +84,24 @@ def scan_suppressions(text: str) -> tuple[SuppressionFact, ...]:
     return tuple(found)
 
 
+#: Where :func:`apply_suppressions` records what it silences, while a caller asks for it.
+_RECORDED: ContextVar[list[tuple[Finding, str]] | None] = ContextVar(
+    "sealed_trace_suppressed", default=None
+)
+
+
+@contextmanager
+def recording_suppressed() -> Iterator[list[tuple[Finding, str]]]:
+    """Within the block, every finding a suppression comment silences is added to the list
+    yielded, with the comment's reason (SARIF reports them as suppressed, not as absent)."""
+    found: list[tuple[Finding, str]] = []
+    token = _RECORDED.set(found)
+    try:
+        yield found
+    finally:
+        _RECORDED.reset(token)
+
+
 def apply_suppressions(
     path: str, findings: Iterable[Finding], suppressions: Iterable[SuppressionFact]
 ) -> list[Finding]:
@@ -111,14 +137,17 @@ def apply_suppressions(
         else:
             by_line.setdefault(fact.line, []).append(fact)
     used: set[tuple[int, str]] = set()
+    recorded = _RECORDED.get()
     for finding in findings:
-        silenced = False
+        reason: str | None = None
         for fact in by_line.get(finding.line, ()):
             if finding.code in fact.codes:
                 used.add((fact.line, finding.code))
-                silenced = True
-        if not silenced:
+                reason = reason or fact.reason
+        if reason is None:
             out.append(finding)
+        elif recorded is not None:
+            recorded.append((finding, reason))
     for line, facts in by_line.items():
         for fact in facts:
             for code in fact.codes:

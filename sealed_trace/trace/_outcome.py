@@ -171,10 +171,13 @@ def build_trace_input(c: Copies, versions_ok: bool) -> tuple[PracticeTraceInput 
     return dataclasses.replace(unsigned, input_digest=digest), fragments
 
 
-def chain_of(ti: PracticeTraceInput, layout: IdentityLayout) -> tuple[str, ...]:
-    """``upstream_identity_chain`` (= ``trace_records`` in v1): frame, assessment, residuals,
-    gate, budget, run, attempts, [bindings under adr-0233], replay results, replay refusals
-    (sealing-policy §6; ADR-0233 §2)."""
+def chain_of(
+    ti: PracticeTraceInput | SealedPracticeTrace, layout: IdentityLayout
+) -> tuple[str, ...]:
+    """``upstream_identity_chain`` (= ``trace_records`` in v1) of a trace input or a sealed
+    trace: frame, assessment, residuals, gate, budget, run, attempts, [bindings under
+    adr-0233], replay results, replay refusals (sealing-policy §6; ADR-0233 §2). The one
+    place this order is written: the sealer builds it, the outcome decoder checks it."""
     bindings = ti.candidate_attempt_binding_ids if layout is IdentityLayout.ADR_0233 else ()
     return (
         ti.problem_frame_digest,

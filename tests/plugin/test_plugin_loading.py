@@ -129,7 +129,11 @@ def _assert_registered_once(report: dict[str, object], autoload_disabled: bool) 
     assert report["plugin_names"] == ["pytest_sealed_trace.plugin"]
     assert report["configure_impls"] == ["pytest_sealed_trace.plugin"]
     assert report["addoption_impls"] == ["pytest_sealed_trace.plugin"]
-    assert report["markers"] == ["sealed_trace_forbid_imports", "sealed_trace_forbid_fields"]
+    assert report["markers"] == [
+        "sealed_trace_forbid_imports",
+        "sealed_trace_forbid_fields",
+        "sealed_trace_forbid_importers",
+    ]
     assert report["episode"] == "PracticeEpisode"
     ours = report["ours"]
     assert isinstance(ours, list)

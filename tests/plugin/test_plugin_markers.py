@@ -329,8 +329,8 @@ def test_strict_mode_accepts_the_markers(pytester: pytest.Pytester, how: str) ->
             "fields=3: must be a string or a list of strings",
         ),
         (
-            "sealed_trace_forbid_fields('cleanmod.Clean', fields='adr-0231')",
-            "did you mean fields='adr-0230'?",
+            "sealed_trace_forbid_fields('cleanmod.Clean', fields='adr-231')",
+            "did you mean fields='adr-0231'?",
         ),
         (
             "sealed_trace_forbid_fields(42)",

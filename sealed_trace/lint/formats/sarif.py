@@ -7,19 +7,36 @@ locations are repo-relative URIs against ``%SRCROOT%``, columns count Unicode co
 ``partialFingerprints["sealedTrace/v1"]`` is the line-independent fingerprint with an
 occurrence index (two findings with the same anchor in one file differ), so an alert survives
 code moving up or down.
+
+Asked to (``sealed-trace lint --format sarif --include-suppressed``), the log also holds the
+findings that are not failures, each with a ``suppressions`` entry saying why: ``inSource``
+for a ``# sealed-trace: ignore[...] -- reason`` comment (its reason as the justification),
+``external`` for the baseline or an ignore entry of the policy.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import NamedTuple
 from urllib.parse import quote
 
 from sealed_trace.lint import catalog
 from sealed_trace.lint.catalog import RULES, RuleInfo, help_anchor
 from sealed_trace.lint.engine import LintResult
-from sealed_trace.lint.findings import occurrence_fingerprints
+from sealed_trace.lint.findings import Finding, occurrence_fingerprints
 
-__all__ = ["SARIF_SCHEMA", "render"]
+__all__ = ["SARIF_SCHEMA", "Suppressed", "render"]
+
+
+class Suppressed(NamedTuple):
+    """A finding that is not a failure: ``kind`` is SARIF's ``inSource`` or ``external``,
+    ``justification`` the reason given for it."""
+
+    finding: Finding
+    kind: str
+    justification: str
+
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -39,35 +56,44 @@ def _rule(info: RuleInfo, docs: str | None) -> dict[str, object]:
     return rule
 
 
-def render(result: LintResult, tool_version: str) -> str:
-    """Return the SARIF log as JSON text."""
-    codes = sorted(set(RULES) | {f.code for f in result.findings})
+def _result(f: Finding, rule_index: int, fingerprint: str) -> dict[str, object]:
+    if f.path.startswith("/"):  # a file outside the project root, named explicitly
+        artifact: dict[str, str] = {"uri": "file://" + quote(f.path)}
+    else:
+        artifact = {"uri": quote(f.path), "uriBaseId": "%SRCROOT%"}
+    return {
+        "ruleId": f.code,
+        "ruleIndex": rule_index,
+        "level": "error",
+        "message": {"text": f.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": artifact,
+                    "region": {"startLine": f.line, "startColumn": f.column},
+                }
+            }
+        ],
+        "partialFingerprints": {"sealedTrace/v1": fingerprint},
+    }
+
+
+def render(result: LintResult, tool_version: str, suppressed: Sequence[Suppressed] = ()) -> str:
+    """Return the SARIF log as JSON text; ``suppressed`` findings are added with their
+    ``suppressions`` entry."""
+    hidden = [s.finding for s in suppressed]
+    codes = sorted(set(RULES) | {f.code for f in (*result.findings, *hidden)})
     infos = [RULES.get(code) or RuleInfo(code, code.lower(), code, code) for code in codes]
     index = {info.code: i for i, info in enumerate(infos)}
-    results = []
     prints = occurrence_fingerprints(result.findings)
-    for f, fingerprint in zip(result.findings, prints, strict=True):
-        if f.path.startswith("/"):  # a file outside the project root, named explicitly
-            artifact: dict[str, str] = {"uri": "file://" + quote(f.path)}
-        else:
-            artifact = {"uri": quote(f.path), "uriBaseId": "%SRCROOT%"}
-        results.append(
-            {
-                "ruleId": f.code,
-                "ruleIndex": index[f.code],
-                "level": "error",
-                "message": {"text": f.message},
-                "locations": [
-                    {
-                        "physicalLocation": {
-                            "artifactLocation": artifact,
-                            "region": {"startLine": f.line, "startColumn": f.column},
-                        }
-                    }
-                ],
-                "partialFingerprints": {"sealedTrace/v1": fingerprint},
-            }
-        )
+    results = [
+        _result(f, index[f.code], fingerprint)
+        for f, fingerprint in zip(result.findings, prints, strict=True)
+    ]
+    for entry, fingerprint in zip(suppressed, occurrence_fingerprints(hidden), strict=True):
+        shown = _result(entry.finding, index[entry.finding.code], fingerprint)
+        shown["suppressions"] = [{"kind": entry.kind, "justification": entry.justification}]
+        results.append(shown)
     docs = catalog.docs_url()
     driver: dict[str, object] = {
         "name": "sealed-trace",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from sealed_trace._colour import use_colour
 from sealed_trace.lint.engine import LintResult
 
 __all__ = ["render", "render_text", "use_colour"]
@@ -20,17 +21,6 @@ _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
 def render(result: LintResult, tool_version: str) -> str:
     """Return the findings as lines (empty string when clean)."""
     return render_text(result)
-
-
-def use_colour(stream_is_tty: bool, environ: dict[str, str] | None = None) -> bool:
-    """Colour or not: ``NO_COLOR`` (any non-empty value) wins, then ``FORCE_COLOR``, then
-    whether the stream is a terminal (https://no-color.org conventions)."""
-    env = os.environ if environ is None else environ
-    if env.get("NO_COLOR"):
-        return False
-    if env.get("FORCE_COLOR"):
-        return True
-    return stream_is_tty and env.get("TERM") != "dumb"
 
 
 def _source_line(path: str, line: int) -> str | None:
