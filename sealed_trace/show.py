@@ -113,13 +113,16 @@ class AttemptView:
     """One candidate attempt and the replay record bound to it (ADR-0230 §10).
 
     ``attempt_id`` is always known; the other fields come from the episode and are None (or
-    empty) when no episode was given. ``replay_kind`` is ``"replay result"`` or
+    empty) when no episode was given. ``binding_id`` is the CandidateAttemptRunBinding that
+    carries a bound attempt into the original run (ADR-0232, ADR-0233), None for an attempt
+    the run holds itself. ``replay_kind`` is ``"replay result"`` or
     ``"replay refusal"``; ``replay_outcome`` is its replay_disposition; ``proof`` holds one
     ``"obligation: closed|refused"`` entry per proof replay reference.
     """
 
     index: int
     attempt_id: str
+    binding_id: str | None = None
     operator_id: str | None = None
     candidate_digest: str | None = None
     depth: int | None = None
@@ -266,7 +269,13 @@ def _sealed_view(
     episode: Mapping[str, object] | None,
 ) -> TraceView:
     run = _get(episode, "geometric_search_run")
-    attempts_raw = _records(run, "candidate_attempts")
+    attempts_raw = _records(run, "candidate_attempts") + [
+        attempt
+        for result in _records(episode, "candidate_operator_results")
+        if isinstance(attempt := result.get("candidate_attempt"), dict)
+    ]
+    # A bound trace lists its attempts in binding order, each binding at the same place.
+    bindings = dict(zip(trace.candidate_attempt_ids, trace.candidate_attempt_binding_ids))
     replay: dict[str, tuple[str, dict[str, object]]] = {}
     for kind, key in (("replay result", "replay_results"), ("replay refusal", "replay_refusals")):
         for record in _records(episode, key):
@@ -275,7 +284,7 @@ def _sealed_view(
                 replay[attempt_id] = (kind, record)
     by_id = {a.get("attempt_id"): a for a in attempts_raw}
     attempts = [
-        _attempt(index, attempt_id, by_id.get(attempt_id), replay.get(attempt_id))
+        _attempt(index, attempt_id, by_id.get(attempt_id), replay.get(attempt_id), bindings)
         for index, attempt_id in enumerate(trace.candidate_attempt_ids)
     ]
     closed = {
@@ -320,8 +329,13 @@ def _span_sources(
     for label, key in _SPAN_RECORDS:
         if key == "contract_assessment":
             records, numbered = [_get(episode, key)], False
-        elif key == "candidate_attempts":
-            records, numbered = list(_records(_get(episode, "geometric_search_run"), key)), True
+        elif key == "candidate_attempts":  # a bound episode's attempts, in binding order
+            records = list(_records(_get(episode, "geometric_search_run"), key)) + [
+                attempt
+                for result in _records(episode, "candidate_operator_results")
+                if isinstance(attempt := result.get("candidate_attempt"), dict)
+            ]
+            numbered = True
         else:
             records, numbered = list(_records(episode, key)), True
         for index, record in enumerate(records):
@@ -335,9 +349,11 @@ def _attempt(
     attempt_id: str,
     raw: dict[str, object] | None,
     replay: tuple[str, dict[str, object]] | None,
+    bindings: Mapping[str, str],
 ) -> AttemptView:
+    binding = bindings.get(attempt_id)
     if raw is None:
-        return AttemptView(index, attempt_id)
+        return AttemptView(index, attempt_id, binding)
     depth = raw.get("depth")
     binds = tuple(t for t in (_str(_get(s, "text")) for s in _records(raw, "evidence_spans")) if t)
     kind, record = replay if replay is not None else (None, {})
@@ -351,6 +367,7 @@ def _attempt(
     return AttemptView(
         index,
         attempt_id,
+        binding,
         operator_id=_str(raw.get("operator_id")),
         candidate_digest=_str(raw.get("candidate_digest")),
         depth=depth if type(depth) is int else None,
@@ -363,6 +380,15 @@ def _attempt(
         else (),
         proof=proof,
     )
+
+
+def _carried(attempt: AttemptView, node: ChainNode) -> ChainNode:
+    """``node`` (a bound attempt) under the binding that carries it into the original run
+    (ADR-0232, ADR-0233 §2: the binding ids follow the attempt ids in the chain)."""
+    if attempt.binding_id is None:
+        return node
+    carries = f"carries candidate attempt #{attempt.index} into the run"
+    return ChainNode("attempt run binding", (attempt.binding_id,), carries, (node,))
 
 
 def _status(record: object, *keys: str) -> str:
@@ -391,13 +417,12 @@ def _chain(
                 if a.replay_kind and a.replay_id
                 else ()
             )
-            run_children.append(
-                ChainNode(f"candidate attempt #{a.index}", (a.attempt_id,), "", bound)
-            )
+            node = ChainNode(f"candidate attempt #{a.index}", (a.attempt_id,), "", bound)
+            run_children.append(_carried(a, node))
     else:
         run_children += [
-            ChainNode(f"candidate attempt #{i}", (attempt_id,))
-            for i, attempt_id in enumerate(trace.candidate_attempt_ids)
+            _carried(a, ChainNode(f"candidate attempt #{a.index}", (a.attempt_id,)))
+            for a in attempts
         ]
         run_children += [ChainNode("replay result", (i,)) for i in trace.replay_result_ids]
         run_children += [ChainNode("replay refusal", (i,)) for i in trace.replay_refusal_ids]
@@ -579,6 +604,7 @@ def _attempt_cells(a: AttemptView) -> list[str]:
         codes = ", ".join(a.replay_reason_codes)
     return [
         _short(a.attempt_id),
+        _short(a.binding_id) if a.binding_id else "-",
         a.operator_id or "-",
         _short(a.candidate_digest) if a.candidate_digest else "-",
         "-" if a.depth is None else str(a.depth),
@@ -592,6 +618,7 @@ def _attempt_cells(a: AttemptView) -> list[str]:
 
 _ATTEMPT_ROWS: Final = (
     "attempt id",
+    "bound by",
     "operator",
     "candidate",
     "depth",
@@ -860,6 +887,9 @@ def _html_tree(node: ChainNode) -> str:
 
 def _html_candidate(a: AttemptView) -> str:
     rows = [("attempt id", f'<span class="id">{_e(_short(a.attempt_id))}</span>')]
+    if a.binding_id is not None:
+        binding = f'binding <span class="id">{_e(_short(a.binding_id))}</span>'
+        rows.append(("bound by", binding))
     if a.operator_id is not None:
         rows.append(("operator", f"<code>{_e(a.operator_id)}</code>"))
     if a.candidate_digest is not None:
