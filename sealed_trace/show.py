@@ -275,7 +275,8 @@ def _sealed_view(
         if isinstance(attempt := result.get("candidate_attempt"), dict)
     ]
     # A bound trace lists its attempts in binding order, each binding at the same place.
-    bindings = dict(zip(trace.candidate_attempt_ids, trace.candidate_attempt_binding_ids))
+    pairs = zip(trace.candidate_attempt_ids, trace.candidate_attempt_binding_ids, strict=False)
+    bindings = dict(pairs)
     replay: dict[str, tuple[str, dict[str, object]]] = {}
     for kind, key in (("replay result", "replay_results"), ("replay refusal", "replay_refusals")):
         for record in _records(episode, key):
@@ -327,6 +328,7 @@ def _span_sources(
         return ()
     sources: list[str] = []
     for label, key in _SPAN_RECORDS:
+        records: list[object]
         if key == "contract_assessment":
             records, numbered = [_get(episode, key)], False
         elif key == "candidate_attempts":  # a bound episode's attempts, in binding order
