@@ -332,10 +332,13 @@ def _span_sources(
         if key == "contract_assessment":
             records, numbered = [_get(episode, key)], False
         elif key == "candidate_attempts":  # a bound episode's attempts, in binding order
-            records = list(_records(_get(episode, "geometric_search_run"), key)) + [
-                attempt
-                for result in _records(episode, "candidate_operator_results")
-                if isinstance(attempt := result.get("candidate_attempt"), dict)
+            records = [
+                *_records(_get(episode, "geometric_search_run"), key),
+                *(
+                    attempt
+                    for result in _records(episode, "candidate_operator_results")
+                    if isinstance(attempt := result.get("candidate_attempt"), dict)
+                ),
             ]
             numbered = True
         else:
