@@ -10,11 +10,21 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["LINT_FORMATS", "flag", "path_setting", "setting", "setting_list"]
+__all__ = [
+    "IDENTITY_LAYOUTS",
+    "LINT_FORMATS",
+    "choice",
+    "flag",
+    "path_setting",
+    "setting",
+    "setting_list",
+]
 
 #: The report formats of ``sealed-trace lint --format`` (named here so the plugin loads no
 #: lint code to register its options).
 LINT_FORMATS = ("text", "json", "sarif", "github")
+#: The identity layouts of sealing-policy §10 (named here so the plugin loads no sealer).
+IDENTITY_LAYOUTS = ("adr-0230", "adr-0233")
 
 
 def setting(config: pytest.Config, name: str) -> str | None:
@@ -55,3 +65,12 @@ def flag(config: pytest.Config, name: str) -> bool:
         raise pytest.UsageError(
             f"ini {name}: {error}; it takes true or false (yes/no, on/off and 1/0 work too)"
         ) from None
+
+
+def choice(config: pytest.Config, name: str, choices: tuple[str, ...]) -> str | None:
+    """A setting that must be one of ``choices``; an ini value that is not is a usage error
+    naming the key and its values (the option's choices argparse checks itself)."""
+    value = setting(config, name)
+    if value is not None and value not in choices:
+        raise pytest.UsageError(f"ini {name}: {value!r} is not one of {', '.join(choices)}")
+    return value

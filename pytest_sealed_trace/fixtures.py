@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pytest
 
 from pytest_sealed_trace._names import SEALED_DISPOSITION_NAMES, TAMPER_NAMES
-from pytest_sealed_trace._settings import setting_list
+from pytest_sealed_trace._settings import IDENTITY_LAYOUTS, choice, setting_list
 
 if TYPE_CHECKING:  # the core is imported on first use, keeping pytest's start-up fast
     from sealed_trace import PracticeEpisode, PracticeTraceOutcome
@@ -79,6 +79,9 @@ class EpisodeRecords(NamedTuple):
     replay_refusals: tuple[Any, ...]
     schema_versions: tuple[tuple[str, str], ...]
     policy_versions: tuple[tuple[str, str], ...]
+    #: A bound episode's records (ADR-0231..0233), paired by position; empty otherwise.
+    candidate_operator_results: tuple[Any, ...] = ()
+    candidate_attempt_bindings: tuple[Any, ...] = ()
 
 
 class SealedCase(NamedTuple):
@@ -103,10 +106,17 @@ class EpisodeFactory:
 
     ``record_types`` maps reference class names to host classes (see the
     ``pytest_sealed_trace_record_types`` hook); records are then built as host objects.
+    ``layout`` is the identity layout :meth:`seal` uses (sealing-policy §10: ``adr-0230``,
+    or ``adr-0233`` for bound episodes; ini ``sealed_trace_identity_layout``).
     """
 
-    def __init__(self, record_types: Mapping[str, Callable[..., Any]] | None = None) -> None:
+    def __init__(
+        self,
+        record_types: Mapping[str, Callable[..., Any]] | None = None,
+        layout: str = "adr-0230",
+    ) -> None:
         self.record_types = dict(record_types or {})
+        self.layout = layout
 
     def spec(self, **changes: Any) -> EpisodeSpec:
         """An :class:`~sealed_trace.builder.EpisodeSpec` with ``changes`` (problem text,
@@ -122,16 +132,21 @@ class EpisodeFactory:
         attempts: int | None = None,
         outcomes: Sequence[str] | None = None,
         spec: EpisodeSpec | None = None,
+        bound: bool = False,
     ) -> PracticeEpisode:
-        """A lawful episode in the reference types (see :func:`sealed_trace.builder.build_episode`).
+        """A lawful episode in the reference types (see :func:`sealed_trace.builder.build_episode`);
+        with ``bound``, an ADR-0233 bound episode (seal it under ``adr-0233``).
 
         Raises:
             ValueError: as ``build_episode`` (unknown disposition, inconsistent outcomes,
-                a span that is not in the problem text).
+                a span that is not in the problem text, a disposition a bound episode
+                cannot have).
         """
         from sealed_trace.builder import build_episode
 
-        return build_episode(disposition, attempts=attempts, outcomes=outcomes, spec=spec)
+        return build_episode(
+            disposition, attempts=attempts, outcomes=outcomes, spec=spec, bound=bound
+        )
 
     def episode(
         self,
@@ -140,10 +155,14 @@ class EpisodeFactory:
         attempts: int | None = None,
         outcomes: Sequence[str] | None = None,
         spec: EpisodeSpec | None = None,
+        bound: bool = False,
     ) -> Any:
-        """A lawful episode that seals as ``disposition``, in host types when configured."""
+        """A lawful episode that seals as ``disposition``, in host types when configured
+        (``bound``: an ADR-0233 bound episode)."""
         return self.host(
-            self.reference(disposition, attempts=attempts, outcomes=outcomes, spec=spec)
+            self.reference(
+                disposition, attempts=attempts, outcomes=outcomes, spec=spec, bound=bound
+            )
         )
 
     def records(
@@ -153,9 +172,11 @@ class EpisodeFactory:
         attempts: int | None = None,
         outcomes: Sequence[str] | None = None,
         spec: EpisodeSpec | None = None,
+        bound: bool = False,
     ) -> EpisodeRecords:
-        """The upstream records of a lawful episode, one by one, for upstream modules' tests."""
-        e = self.episode(disposition, attempts=attempts, outcomes=outcomes, spec=spec)
+        """The upstream records of a lawful episode, one by one, for upstream modules' tests
+        (``bound``: with its operator results and bindings)."""
+        e = self.episode(disposition, attempts=attempts, outcomes=outcomes, spec=spec, bound=bound)
         run = e.geometric_search_run
         return EpisodeRecords(
             problem_frame=e.problem_frame,
@@ -170,6 +191,8 @@ class EpisodeFactory:
             replay_refusals=e.replay_refusals,
             schema_versions=e.schema_versions,
             policy_versions=e.policy_versions,
+            candidate_operator_results=tuple(getattr(e, "candidate_operator_results", ())),
+            candidate_attempt_bindings=tuple(getattr(e, "candidate_attempt_bindings", ())),
         )
 
     def tamper(self, name: str, episode: PracticeEpisode | None = None) -> Any:
@@ -210,12 +233,16 @@ class EpisodeFactory:
 
         return convert_records(episode, self.record_types) if self.record_types else episode
 
-    @staticmethod
-    def seal(episode: Any) -> PracticeTraceOutcome:
-        """Seal ``episode`` (:func:`sealed_trace.seal`)."""
+    def seal(self, episode: Any, *, layout: str | None = None) -> PracticeTraceOutcome:
+        """Seal ``episode`` (:func:`sealed_trace.seal`) under ``layout``, else the factory's
+        identity layout (sealing-policy §10).
+
+        Raises:
+            ValueError: ``layout`` names no identity layout.
+        """
         from sealed_trace import seal
 
-        return seal(episode)
+        return seal(episode, layout=layout or self.layout)
 
 
 def record_types_from_modules(modules: Sequence[str]) -> dict[str, Any]:
@@ -253,7 +280,8 @@ def make_factory(config: pytest.Config) -> EpisodeFactory:
     types = config.hook.pytest_sealed_trace_record_types(config=config)
     if types is None:
         types = record_types_from_modules(setting_list(config, "sealed_trace_record_types"))
-    return EpisodeFactory(types)
+    layout = choice(config, "sealed_trace_identity_layout", IDENTITY_LAYOUTS) or "adr-0230"
+    return EpisodeFactory(types, layout)
 
 
 @pytest.fixture(scope="session")

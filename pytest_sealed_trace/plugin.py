@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from pytest_sealed_trace import hookspecs
-from pytest_sealed_trace._settings import LINT_FORMATS
+from pytest_sealed_trace._settings import IDENTITY_LAYOUTS, LINT_FORMATS
 from pytest_sealed_trace.fixtures import (
     FACTORY_KEY,
     make_factory,
@@ -108,6 +108,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="MODULE",
         help="a module whose classes, named like the reference record types, the episode "
         "fixtures build instead (repeatable; ini sealed_trace_record_types)",
+    )
+    group.addoption(
+        "--sealed-trace-identity-layout",
+        default=None,
+        choices=IDENTITY_LAYOUTS,
+        dest="sealed_trace_identity_layout",
+        help="the identity layout the episode fixtures seal under: adr-0230 (the default) or "
+        "adr-0233, which the kernel's bound episodes need (sealing-policy §10; ini "
+        "sealed_trace_identity_layout)",
+    )
+    parser.addini(
+        "sealed_trace_identity_layout",
+        default="adr-0230",
+        help="the identity layout the episode fixtures seal under (adr-0230 or adr-0233; "
+        "like --sealed-trace-identity-layout)",
     )
     parser.addini(
         "sealed_trace_lint",
