@@ -679,3 +679,40 @@ def test_the_mutation_base_seals() -> None:
     assert _BASE.candidate_operator_results[0].candidate_attempt.replay_status is (
         CandidateReplayStatus.REPLAY_PENDING
     )
+
+
+# --- a bound attempt's parent (sealing-policy §8 with §10) ----------------------------------
+# Found by this file as a sealer fault (the parent of a bound attempt was never checked) and
+# fixed in 6533d83; kept as a regression test.
+
+
+def _with_parent(parent: str) -> PracticeEpisode:
+    """A lawful bound episode whose second bound attempt names ``parent``, every id
+    recomputed (only the parent can be wrong)."""
+    episode = build_episode("sealed_candidate_replay_closed", attempts=2, bound=True)
+    second = episode.candidate_operator_results[1]
+    attempt = dataclasses.replace(second.candidate_attempt, parent_attempt_id=parent)
+    return refresh_ids(
+        dataclasses.replace(
+            episode,
+            candidate_operator_results=(
+                episode.candidate_operator_results[0],
+                dataclasses.replace(second, candidate_attempt=attempt),
+            ),
+        )
+    )
+
+
+def test_a_bound_attempt_whose_parent_names_no_attempt_refuses() -> None:
+    broken = _with_parent("ab" * 32)
+    assert _bound_id_faults(_plain(broken)) == []
+    outcome = _refused(broken)
+    assert outcome.practice_disposition.value == "trace_identity_mismatch"
+    assert outcome.reason_codes == ("orphan_parent_attempt",)
+
+
+def test_a_bound_attempt_whose_parent_is_an_earlier_bound_attempt_seals() -> None:
+    episode = build_episode("sealed_candidate_replay_closed", attempts=2, bound=True)
+    first = episode.candidate_operator_results[0].candidate_attempt.attempt_id
+    lawful = _with_parent(first)
+    _assert_matches(_sealed(lawful), _bound_trace(_plain(lawful)))
