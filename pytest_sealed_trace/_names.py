@@ -24,3 +24,27 @@ TAMPER_NAMES = (
     "residual_from_another_assessment",
     "unsupported_trace_policy",
 )
+
+#: The sealed dispositions a bound episode (ADR-0233) can have.
+BOUND_DISPOSITION_NAMES = (
+    "sealed_all_candidates_refused",
+    "sealed_replay_unavailable",
+    "sealed_contract_closed_proof_refused",
+    "sealed_candidate_replay_closed",
+)
+
+#: The tampers of a bound episode, one per rule of sealing-policy §10.
+BOUND_TAMPER_NAMES = (
+    "bound_attempt_index_decreasing",
+    "bound_binding_count_mismatch",
+    "bound_binding_names_another_run",
+    "bound_bindings_swapped",
+    "bound_duplicate_replay_record",
+    "bound_forged_binding_id",
+    "bound_forged_candidate_digest",
+    "bound_forged_operator_result_id",
+    "bound_inexact_evidence_span",
+    "bound_missing_replay_record",
+    "bound_run_with_attempts",
+    "bound_unsupported_binding_policy",
+)

@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
-from pytest_sealed_trace._names import SEALED_DISPOSITION_NAMES, TAMPER_NAMES
+from pytest_sealed_trace._names import (
+    BOUND_DISPOSITION_NAMES,
+    BOUND_TAMPER_NAMES,
+    SEALED_DISPOSITION_NAMES,
+    TAMPER_NAMES,
+)
 from pytest_sealed_trace._settings import IDENTITY_LAYOUTS, choice, setting_list
 
 if TYPE_CHECKING:  # the core is imported on first use, keeping pytest's start-up fast
@@ -25,7 +30,9 @@ __all__ = [
     "EpisodeRecords",
     "RefusedCase",
     "SealedCase",
+    "bound_practice_episode",
     "practice_episode",
+    "refused_bound_practice_episode",
     "refused_practice_episode",
     "sealed_practice_episode",
     "sealed_trace_episodes",
@@ -48,7 +55,12 @@ REFERENCE_NAMES = (
     "ReplayAdapterResult",
     "ReplayAdapterRefusal",
     "ProofReplayRef",
+    # bound records (ADR-0231, ADR-0232)
+    "CandidateOperatorResult",
+    "CandidateReconstruction",
+    "CandidateAttemptRunBinding",
     # enums: host members are made from the reference member's value
+    "RunAttemptMembership",
     "ResidualKind",
     "ResidualSourceAxis",
     "SearchGateStatus",
@@ -196,17 +208,17 @@ class EpisodeFactory:
         )
 
     def tamper(self, name: str, episode: PracticeEpisode | None = None) -> Any:
-        """A lawful episode broken by the tamper ``name`` (every other id recomputed).
+        """A lawful episode broken by the tamper ``name`` (every other id recomputed); a
+        ``bound_*`` tamper breaks a bound episode (seal it under ``adr-0233``).
 
         Raises:
-            KeyError: unknown tamper name; see :data:`sealed_trace.builder.TAMPERS`.
+            KeyError: unknown tamper name; see :data:`sealed_trace.builder.TAMPERS` and
+                :data:`sealed_trace.builder.BOUND_TAMPERS`.
         """
-        from sealed_trace.builder import TAMPERS
-
-        if name not in TAMPERS:
-            raise KeyError(f"unknown tamper {name!r}; known: {', '.join(sorted(TAMPERS))}")
-        base = episode if episode is not None else self.reference()
-        return self.host(TAMPERS[name].apply(base))
+        tamper = _tamper(name)
+        bound = name in BOUND_TAMPER_NAMES
+        base = episode if episode is not None else self.reference(bound=bound)
+        return self.host(tamper.apply(base))
 
     def refused(self, name: str) -> RefusedCase:
         """The :class:`RefusedCase` of the tamper ``name`` (seal its ``.episode``).
@@ -214,11 +226,7 @@ class EpisodeFactory:
         Raises:
             KeyError: unknown tamper name (the message lists the known ones).
         """
-        from sealed_trace.builder import TAMPERS
-
-        if name not in TAMPERS:
-            raise KeyError(f"unknown tamper {name!r}; known: {', '.join(sorted(TAMPERS))}")
-        tamper = TAMPERS[name]
+        tamper = _tamper(name)
         return RefusedCase(
             tamper.name,
             tamper.description,
@@ -243,6 +251,20 @@ class EpisodeFactory:
         from sealed_trace import seal
 
         return seal(episode, layout=layout or self.layout)
+
+
+def _tamper(name: str) -> Any:
+    """The builder's tamper ``name``, plain or bound.
+
+    Raises:
+        KeyError: unknown tamper name (the message lists the known ones).
+    """
+    from sealed_trace.builder import BOUND_TAMPERS, TAMPERS
+
+    known = {**TAMPERS, **BOUND_TAMPERS}
+    if name not in known:
+        raise KeyError(f"unknown tamper {name!r}; known: {', '.join(sorted(known))}")
+    return known[name]
 
 
 def record_types_from_modules(modules: Sequence[str]) -> dict[str, Any]:
@@ -310,4 +332,24 @@ def refused_practice_episode(
     request: pytest.FixtureRequest, sealed_trace_episodes: EpisodeFactory
 ) -> RefusedCase:
     """Parametrized over every refusal kind: a broken episode and its expected refusal."""
+    return sealed_trace_episodes.refused(request.param)
+
+
+@pytest.fixture(params=BOUND_DISPOSITION_NAMES)
+def bound_practice_episode(
+    request: pytest.FixtureRequest, sealed_trace_episodes: EpisodeFactory
+) -> SealedCase:
+    """Parametrized over every sealed disposition a bound episode (ADR-0233) can have: a
+    lawful bound episode for each, in host types when configured; seal it under
+    ``adr-0233`` (``sealed_trace_episodes.seal(case.episode, layout="adr-0233")``)."""
+    episode = sealed_trace_episodes.episode(request.param, bound=True)
+    return SealedCase(request.param, episode)
+
+
+@pytest.fixture(params=BOUND_TAMPER_NAMES)
+def refused_bound_practice_episode(
+    request: pytest.FixtureRequest, sealed_trace_episodes: EpisodeFactory
+) -> RefusedCase:
+    """Parametrized over every bound-episode rule of sealing-policy §10: a broken bound
+    episode and its expected refusal under ``adr-0233``."""
     return sealed_trace_episodes.refused(request.param)

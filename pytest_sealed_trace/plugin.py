@@ -2,7 +2,8 @@
 holds no assertions, and any documented ``-p`` spelling may name it after it was imported.
 
 - Fixtures (:mod:`pytest_sealed_trace.fixtures`): ``sealed_trace_episodes``,
-  ``practice_episode``, ``sealed_practice_episode``, ``refused_practice_episode``.
+  ``practice_episode``, ``sealed_practice_episode``, ``refused_practice_episode``, and for
+  ADR-0233 bound episodes ``bound_practice_episode`` and ``refused_bound_practice_episode``.
 - Markers: ``sealed_trace_forbid_imports``, ``sealed_trace_forbid_fields`` and
   ``sealed_trace_forbid_importers`` turn a test into a static check of a module
   (:mod:`pytest_sealed_trace.markers`).
@@ -26,8 +27,10 @@ from pytest_sealed_trace import hookspecs
 from pytest_sealed_trace._settings import IDENTITY_LAYOUTS, LINT_FORMATS
 from pytest_sealed_trace.fixtures import (
     FACTORY_KEY,
+    bound_practice_episode,
     make_factory,
     practice_episode,
+    refused_bound_practice_episode,
     refused_practice_episode,
     sealed_practice_episode,
     sealed_trace_episodes,
@@ -45,7 +48,9 @@ from pytest_sealed_trace.items import (
 from pytest_sealed_trace.markers import MARKERS, check_markers
 
 __all__ = [
+    "bound_practice_episode",
     "practice_episode",
+    "refused_bound_practice_episode",
     "refused_practice_episode",
     "sealed_practice_episode",
     "sealed_trace_episodes",

@@ -869,9 +869,10 @@ def convert_records(value: Any, record_types: Mapping[str, Callable[..., Any]] |
             for f in dataclasses.fields(value)
         }
         factory = record_types.get(type(value).__name__)
-        if factory is None:
+        accepted = _accepted(factory, fields, value) if factory is not None else None
+        if factory is None or accepted is None:
             return dataclasses.replace(value, **fields)
-        return factory(**_accepted(factory, fields, value))
+        return factory(**accepted)
     if isinstance(value, tuple):
         return tuple(convert_records(item, record_types) for item in value)
     if isinstance(value, Enum) and type(value).__name__ in record_types:
@@ -879,10 +880,14 @@ def convert_records(value: Any, record_types: Mapping[str, Callable[..., Any]] |
     return value
 
 
-def _accepted(factory: Callable[..., Any], fields: dict[str, Any], value: Any) -> dict[str, Any]:
+def _accepted(
+    factory: Callable[..., Any], fields: dict[str, Any], value: Any
+) -> dict[str, Any] | None:
     """``fields`` less those the host factory does not take and that hold their default (a
     host episode type written before ADR-0233 has no bound-record fields, and an episode
-    that is not bound leaves them empty)."""
+    that is not bound leaves them empty); None when the factory does not take a field that
+    holds more (a bound episode for such a host type: it stays a reference episode, holding
+    the host's records)."""
     try:
         parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):
@@ -890,11 +895,12 @@ def _accepted(factory: Callable[..., Any], fields: dict[str, Any], value: Any) -
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
         return fields
     defaults = {f.name: f.default for f in dataclasses.fields(value)}
-    return {
-        name: item
+    if any(
+        name not in parameters and item != defaults.get(name, dataclasses.MISSING)
         for name, item in fields.items()
-        if name in parameters or item != defaults.get(name, dataclasses.MISSING)
-    }
+    ):
+        return None
+    return {name: item for name, item in fields.items() if name in parameters}
 
 
 def refresh_ids(episode: PracticeEpisode, *, keep: Collection[str] = ()) -> PracticeEpisode:

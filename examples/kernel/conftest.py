@@ -17,6 +17,8 @@ _FIXTURES = frozenset(
         "practice_episode",
         "sealed_practice_episode",
         "refused_practice_episode",
+        "bound_practice_episode",
+        "refused_bound_practice_episode",
     )
 )
 

@@ -5,9 +5,15 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from pytest_sealed_trace._names import SEALED_DISPOSITION_NAMES, TAMPER_NAMES
+from pytest_sealed_trace._names import (
+    BOUND_DISPOSITION_NAMES,
+    BOUND_TAMPER_NAMES,
+    SEALED_DISPOSITION_NAMES,
+    TAMPER_NAMES,
+)
+from sealed_trace.builder import BOUND_DISPOSITION_NAMES as CORE_BOUND_DISPOSITIONS
+from sealed_trace.builder import BOUND_TAMPERS, TAMPERS
 from sealed_trace.builder import SEALED_DISPOSITION_NAMES as CORE_DISPOSITIONS
-from sealed_trace.builder import TAMPERS
 
 
 def test_sealed_disposition_names_match_the_builder():
@@ -16,6 +22,11 @@ def test_sealed_disposition_names_match_the_builder():
 
 def test_tamper_names_match_the_builder():
     assert tuple(sorted(TAMPERS)) == TAMPER_NAMES
+
+
+def test_bound_names_match_the_builder():
+    assert BOUND_DISPOSITION_NAMES == CORE_BOUND_DISPOSITIONS
+    assert tuple(sorted(BOUND_TAMPERS)) == BOUND_TAMPER_NAMES
 
 
 def test_importing_the_plugin_does_not_import_the_sealing_core():
