@@ -43,6 +43,25 @@ def test_the_traceback_is_there_when_asked_for(monkeypatch, how: str) -> None:
         cli.main(argv)
 
 
+def test_the_standalone_lint_turns_a_bug_into_one_line(monkeypatch, capsys) -> None:
+    import sealed_trace.lint.engine as engine
+    from sealed_trace.lint import cli as lint_cli
+
+    monkeypatch.setattr(engine, "lint", _boom)
+    monkeypatch.delenv("SEALED_TRACE_TRACEBACK", raising=False)
+    monkeypatch.chdir(ROOT)
+    status = lint_cli.main(["--no-cache"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "")
+    assert err == (
+        "sealed-trace lint: internal error while running lint: RuntimeError: simulated failure "
+        "(a bug in sealed-trace; set SEALED_TRACE_TRACEBACK=1 to see the traceback)\n"
+    )
+    monkeypatch.setenv("SEALED_TRACE_TRACEBACK", "1")
+    with pytest.raises(RuntimeError, match="simulated failure"):
+        lint_cli.main(["--no-cache"])
+
+
 POLICY = """
 [tool.sealed_trace]
 source_roots = ["."]

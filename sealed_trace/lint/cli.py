@@ -451,4 +451,13 @@ def main(argv: list[str] | None = None) -> int:
         prog="sealed-trace lint", description="sealed-trace static boundary lint"
     )
     add_lint_arguments(parser)
-    return run_lint(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    try:
+        return run_lint(args)
+    except Exception as error:  # a bug: one line and exit 2, as `sealed-trace lint` says it
+        from sealed_trace._internal import internal_error, wants_traceback
+
+        if wants_traceback():
+            raise
+        _error(internal_error("running lint", error))
+        return 2

@@ -135,3 +135,37 @@ def test_host_record_types_from_the_command_line(pytester: pytest.Pytester) -> N
     pytester.syspathinsert()
     result = pytester.runpytest("--sealed-trace-record-types", "hostrec", *NO_CACHE)
     result.assert_outcomes(passed=1)
+
+
+class _Recorder:
+    """Stands in for pytest's parser: records the options and ini keys the plugin adds."""
+
+    def __init__(self) -> None:
+        self.options: dict[str, str] = {}
+        self.ini: list[str] = []
+
+    def getgroup(self, *args: object, **kwargs: object) -> _Recorder:
+        return self
+
+    def addoption(self, name: str, **kwargs: object) -> None:
+        self.options[name] = str(kwargs["dest"])
+
+    def addini(self, name: str, *args: object, **kwargs: object) -> None:
+        self.ini.append(name)
+
+
+def test_every_option_has_its_ini_key_and_the_readme_lists_both() -> None:
+    from pathlib import Path
+
+    from pytest_sealed_trace import plugin
+
+    recorder = _Recorder()
+    plugin.pytest_addoption(recorder)  # type: ignore[arg-type]
+    assert sorted(recorder.options.values()) == sorted(recorder.ini)
+    for option, dest in recorder.options.items():
+        assert option == "--" + dest.replace("_", "-")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Settings", 1)[1].split("\n\n", 3)[2]
+    for option, dest in recorder.options.items():
+        assert f"`{option}" in table, option
+        assert f"`{dest}`" in table, dest
