@@ -108,7 +108,7 @@ class ArrayCopy(Generic[R]):
     def all_of(self, name: str) -> tuple[object, ...] | None:
         """Every item's value of field ``name``, or None when any did not read."""
         values = self.values(name)
-        return None if any(value is None for value in values) else tuple(values)
+        return None if None in values else tuple(values)  # normalised values: no host __eq__
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,23 +238,28 @@ def read_array(
         problems.add(schema.code, f"episode.{name} is not a tuple of {schema.label} records")
         return None
     where = f"episode.{name}"
-    reads = [read_record(item, schema, problems, where, i) for i, item in enumerate(items)]
-    records = tuple(record for record, _ in reads)
-    if not any(record is None for record in records):
-        return ArrayCopy(records)
-    return ArrayCopy(records, tuple(fields for _, fields in reads))
+    records: list[object | None] = []
+    fields: list[Mapping[str, object]] = []
+    failed = False
+    for index, item in enumerate(items):
+        record, read = read_record(item, schema, problems, where, index)
+        records.append(record)
+        fields.append(read)
+        failed = failed or record is None
+    return ArrayCopy(tuple(records), tuple(fields) if failed else None)
 
 
-def read_versions(raw: object, where: str) -> VersionList:
+def read_versions(raw: object, where: str, seal: Problems) -> VersionList:
     """A version list, every entry judged (sealing-policy §9), even in a list that is not a
-    tuple or beside a malformed entry; its form problems as findings."""
+    tuple or beside a malformed entry; its form problems as findings, reported where versions
+    are checked (``seal`` is the seal's memory, given for the string readers)."""
     message = f"{where} is not a tuple of (name, version) pairs of non-empty strings"
     if raw is MISSING:
         return VersionList(ABSENT, findings=(("missing_episode_field", f"{where} is absent"),))
     if raw is UNREADABLE:
         finding = ("malformed_version_list", f"{where} could not be read")
         return VersionList(UNREAD, findings=(finding,))
-    scratch = Problems()  # version texts are strings: no host code runs for them
+    scratch = seal  # strings only are read here: nothing is recorded in it
     items = exact_tuple(raw)
     if isinstance(items, Bad):
         loose = [raw_pair(item, scratch) for item in loose_items(raw)]
@@ -340,7 +345,7 @@ def read_claim(claimed: object, schema: RecordSchema, seal: Problems) -> Claim:
         RecordCopy(READ, record) if record is not None else RecordCopy(MALFORMED, None, fields)
     )
     lists = [
-        read_versions(raw[name], f"trace_input.{name}")
+        read_versions(raw[name], f"trace_input.{name}", seal)
         for name in ("schema_versions", "policy_versions")
     ]
     policy = raw["trace_policy_version"]
@@ -388,7 +393,7 @@ def read_episode(
     elif not run.present and not refusal.present:
         problems.add("missing_search_run", "the episode has neither a run nor a run refusal")
     lists = [
-        read_versions(top[name], f"episode.{name}")
+        read_versions(top[name], f"episode.{name}", problems)
         for name in ("schema_versions", "policy_versions")
     ]
     claim = _claim(claimed, claim_schema, problems)

@@ -65,6 +65,10 @@ def _open(
     """A new empty copy of the container ``value`` and an iterator of its (key, item) pairs
     (key None for list and tuple items), read through the builtin's own methods."""
     kind = type(value)
+    if kind is dict:  # the common case first: an exact dict's items are its own
+        return {}, iter(cast(dict[object, object], value).items())
+    if kind is list:
+        return [], zip(repeat(None), cast(list[object], value))
     if issubclass(kind, dict):
         return {}, dict.items(cast(dict[object, object], value)).__iter__()
     if is_mapping(kind):
@@ -84,6 +88,14 @@ def _check_key(copy: dict[str, object], key: object) -> str:
     return key
 
 
+def _put(copy: dict[str, object] | list[object], key: object, item: object) -> None:
+    """Add ``item`` to a copy (under ``key`` for a mapping)."""
+    if isinstance(copy, list):  # the copy's own list: no host code runs
+        copy.append(item)
+    else:
+        copy[_check_key(copy, key)] = item
+
+
 class _Frame:
     """One container being copied: its items, its copy, its id, the values allowed before
     it was met, and the container levels it holds (itself included)."""
@@ -95,14 +107,6 @@ class _Frame:
         self.marker = id(value)
         self.start = start
         self.height = 1
-
-    def put(self, key: object, item: object) -> None:
-        """Add ``item`` to the copy (under ``key`` for a mapping)."""
-        copy = self.copy
-        if isinstance(copy, list):  # the copy's own list: no host code runs
-            copy.append(item)
-        else:
-            copy[_check_key(copy, key)] = item
 
 
 class _Walk:
@@ -119,9 +123,10 @@ class _Walk:
     def fill(self, frame: _Frame) -> bool:
         """Copy the frame's scalars up to its next container, which is entered; False when
         the frame has no items left."""
+        left, copy = self.left, frame.copy
         for key, item in frame.items:
-            self.left -= 1
-            if self.left < 0:
+            left -= 1
+            if left < 0:
                 raise _Unreadable(f"more than {MAX_FACTS_VALUES} values")
             kind = type(item)
             if type(item) is str:
@@ -133,9 +138,12 @@ class _Walk:
             elif item is not None and kind is not bool:
                 if not (issubclass(kind, (list, tuple)) or is_mapping(kind)):
                     raise _Unreadable("not a JSON value")
-                frame.put(key, self.enter(item))
+                self.left = left
+                item = self.enter(item)
+                _put(copy, key, item)
                 return True
-            frame.put(key, item)
+            _put(copy, key, item)
+        self.left = left
         return False
 
     def enter(self, item: object) -> object:

@@ -89,7 +89,7 @@ class RecordSchema:
     fields: tuple[tuple[str, Kind], ...]
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
     #: Per field: (name, check, read, kind), unpacked once for the read loop.
-    plan: tuple[tuple[str, Check | None, Reader | None, Kind], ...] = field(
+    plan: tuple[tuple[str, Check | None, Reader, Kind], ...] = field(
         init=False, repr=False, compare=False
     )
     #: Fields that may be absent, each with the value it then has (a claimed trace input's
@@ -100,7 +100,7 @@ class RecordSchema:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", tuple(name for name, _ in self.fields))
-        plan = tuple((name, kind.check, kind.read, kind) for name, kind in self.fields)
+        plan = tuple((name, kind.check, kind.read or _never, kind) for name, kind in self.fields)
         object.__setattr__(self, "plan", plan)
         object.__setattr__(self, "being_read", Kept(f"{self.label} (being read)", {}))
         # A schema may leave out trailing fields that have defaults (a claimed trace input
@@ -210,16 +210,17 @@ def _read_fields(
         except Exception:
             problem = "could not read field"
         else:
-            if check is None and read is not None:
-                value = read(raw, problems, (where, index, name))
-            else:
-                value = check(raw, problems) if check is not None else BAD
+            if check is not None:
+                value = check(raw, problems)
                 if value is BAD:
+                    failed = True
                     problems.add(schema.code, f"{path((where, index, name))} is not {kind.what}")
                     if kind.version:  # judged against the manifest all the same
                         value = _version(raw, problems)
-            if value is BAD or type(value) is _Version:
-                failed = True
+            else:
+                value = read(raw, problems, (where, index, name))
+                if value is BAD:
+                    failed = True
             values.append(value)
             continue
         problems.add(schema.code, f"{path((where, index, None))} {problem} {name}")
@@ -228,6 +229,11 @@ def _read_fields(
     if not failed:
         return schema.cls(*values), _NO_FIELDS
     return None, _kept(schema, values)
+
+
+def _never(raw: object, problems: Problems, where: Where) -> object:
+    """The composite reader of a simple kind: never called (its check reads the field)."""
+    return BAD
 
 
 def _version(raw: object, problems: Problems) -> object:

@@ -161,6 +161,8 @@ def version_text(value: object, problems: Problems) -> str | None:
 
 def read_str(value: object, problems: Problems) -> str | Bad:
     """Return ``value`` as an exact, UTF-8-encodable ``str``, or :data:`BAD`."""
+    if type(value) is str and value.isascii():
+        return value
     text = _any_str(value, problems)
     if text is None:
         return BAD

@@ -9,6 +9,7 @@ binding id), and the run must be the original run, with no attempts of its own.
 from __future__ import annotations
 
 from sealed_trace._reader import Problems
+from sealed_trace.identity import canonical_json, digest_of_canonical, with_leading_key
 from sealed_trace.trace._chain import reproduces
 from sealed_trace.trace._copies import Copies
 from sealed_trace.trace.model import IdentityLayout
@@ -19,11 +20,10 @@ from sealed_trace.upstream.binding import (
 )
 from sealed_trace.upstream.operator import (
     CandidateOperatorResult,
-    candidate_attempt_ref,
     candidate_digest,
     operator_result_id,
 )
-from sealed_trace.upstream.run import CandidateReplayStatus, attempt_id
+from sealed_trace.upstream.run import CandidateReplayStatus, attempt_payload
 
 __all__ = [
     "bindings_hold",
@@ -87,7 +87,10 @@ def bound_ids_reproduce(c: Copies, p: Problems) -> None:
         actual = candidate_digest(rec, checked=False)
         code = "candidate_digest_mismatch"
         reproduces(p, rec.candidate_digest, actual, code, f"{where}.candidate_reconstruction")
-        actual = attempt_id(attempt, checked=False)
+        # The attempt is encoded once, blanked, for its attempt_id; the binding's attempt ref
+        # hashes the same text with the real id spliced in (the same bytes, ADR §12).
+        blanked = canonical_json(attempt_payload(attempt, blank_id=True), checked=False)
+        actual = digest_of_canonical(blanked)
         reproduces(
             p, attempt.attempt_id, actual, "attempt_id_mismatch", f"{where}.candidate_attempt"
         )
@@ -95,7 +98,7 @@ def bound_ids_reproduce(c: Copies, p: Problems) -> None:
         code = "operator_result_id_mismatch"
         reproduces(p, result.operator_result_id, actual, code, f"{where}.operator_result_id")
         where = f"candidate_attempt_bindings[{i}]"
-        actual = candidate_attempt_ref(attempt, checked=False)
+        actual = digest_of_canonical(with_leading_key(blanked, "attempt_id", attempt.attempt_id))
         code = "candidate_attempt_ref_mismatch"
         reproduces(p, binding.candidate_attempt_ref, actual, code, f"{where}.candidate_attempt_ref")
         actual = binding_id(binding, checked=False)

@@ -168,7 +168,27 @@ def build_trace_input(c: Copies, versions_ok: bool) -> tuple[PracticeTraceInput 
         if isinstance(value, tuple) and len(value) >= _SPLICE_MIN:
             fragments[key] = canonical_json(payload.pop(key), checked=False)
     digest = digest_of_canonical(canonical_json_with(payload, fragments))
-    return dataclasses.replace(unsigned, input_digest=digest), fragments
+    return _signed(unsigned, digest), fragments
+
+
+def _signed(ti: PracticeTraceInput, digest: str) -> PracticeTraceInput:
+    """``ti`` with its ``input_digest`` (built field by field: cheaper than a replace)."""
+    return PracticeTraceInput(
+        digest,
+        ti.trace_policy_version,
+        ti.problem_frame_digest,
+        ti.original_contract_assessment_id,
+        ti.residual_ids,
+        ti.search_gate_decision_id,
+        ti.compute_budget_id,
+        ti.geometric_search_run_id,
+        ti.candidate_attempt_ids,
+        ti.replay_result_ids,
+        ti.replay_refusal_ids,
+        ti.schema_versions,
+        ti.policy_versions,
+        ti.candidate_attempt_binding_ids,
+    )
 
 
 def chain_of(
