@@ -67,6 +67,7 @@ from sealed_trace.lint.import_graph import (
     longest_module,
 )
 from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, ReverseEdge, Rule, RuleContext
+from sealed_trace.lint.rules.base import marked_chain
 from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_suppressions
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
@@ -146,21 +147,20 @@ class _Cache:
 @functools.lru_cache(maxsize=4096)
 def _external_submodule(package: str, name: str) -> bool:
     """Whether ``package.name`` (outside the source roots) is a module: a file or package of
-    that name beside ``package`` on the interpreter's path (looked up, never imported). When
-    ``package`` itself is not on the path, a lower-case ``name`` is taken for a module (the
-    convention; classes are capitalised)."""
+    that name in ``package``'s directory on the interpreter's path (looked up, never
+    imported). A plain module (``datetime.py``) has no submodules. When ``package`` is not on
+    the path at all, a lower-case ``name`` is taken for a module (the convention; classes are
+    capitalised)."""
     parts = package.split(".")
-    found_package = False
     for entry in sys.path:
         base = os.path.join(entry or ".", *parts)
-        if not os.path.isdir(base):
-            continue
-        found_package = True
-        if os.path.isfile(os.path.join(base, name, "__init__.py")) or any(
-            os.path.isfile(os.path.join(base, name + suffix)) for suffix in _MODULE_SUFFIXES
-        ):
-            return True
-    return not found_package and name[:1].islower()
+        if os.path.isdir(base):
+            return os.path.isfile(os.path.join(base, name, "__init__.py")) or any(
+                os.path.isfile(os.path.join(base, name + suffix)) for suffix in _MODULE_SUFFIXES
+            )
+        if any(os.path.isfile(base + suffix) for suffix in _MODULE_SUFFIXES):
+            return False
+    return name[:1].islower()
 
 
 _MODULE_SUFFIXES = (".py", *importlib.machinery.EXTENSION_SUFFIXES)
@@ -777,14 +777,12 @@ class _Run:
 
     # -- step 5 ----------------------------------------------------------------------------
     def execute(self) -> tuple[LintResult, dict[str, Any]]:
+        """Steps 1-5 of the module docstring; returns the result and the facts to cache."""
         # The sealed modules' libcst pass (libcst's import alone takes a third of a second)
         # runs in a process of its own while this one screens and scans the tree and parses
         # what the fixpoint asks for: the reverse-dependency graph never runs through a sealed
         # module, so the fixpoint does not wait for their facts.
-        sealed = sorted(path for module, path in self.modules.items() if self._seals(module))
-        for path in sealed:
-            self.items[path] = _text.load(self.by_path[path], self.config.max_file_bytes)
-        sealed = [path for path in sealed if self.items[path].error is None]
+        sealed = self._load_sealed()
         pass_ = _SealedPass(self, sealed)
         try:
             self._screen_all()
@@ -794,8 +792,22 @@ class _Run:
             pass_.finish()
         self._parse(sealed)  # whatever the process could not answer, parsed here
         self._fixpoint(set())
-        # ST404 parses the modules on its chains; what they show may change the graph, so
-        # the fixpoint runs again until neither parses anything new.
+        self._close()
+        per_file: dict[str, list[Finding]] = {}
+        for b in self.config.boundaries:
+            self._judge(b, per_file)
+        return self._report(per_file), self.new_facts
+
+    def _load_sealed(self) -> list[str]:
+        """Read the sealed modules' files (their text goes to the libcst pass)."""
+        sealed = sorted(path for module, path in self.modules.items() if self._seals(module))
+        for path in sealed:
+            self.items[path] = _text.load(self.by_path[path], self.config.max_file_bytes)
+        return [path for path in sealed if self.items[path].error is None]
+
+    def _close(self) -> None:
+        """ST404's closures. They parse the modules on their chains; what those show may
+        change the graph, so the fixpoint runs again until neither parses anything new."""
         while True:
             before = len(self.facts)
             self.closures = {
@@ -807,9 +819,59 @@ class _Run:
             }
             self._fixpoint(set())
             if len(self.facts) == before:
-                break
-        per_file: dict[str, list[Finding]] = {}
-        engine: list[Finding] = []
+                return
+
+    def _judge(self, b: Boundary, per_file: dict[str, list[Finding]]) -> None:
+        """Step 5 for one boundary: its sealed and upstream modules, the packages above
+        upstream modules that cause a reverse dependency, and the reached modules."""
+        hop = self.reach(b)
+        causes = self._root_causes(b, hop)
+        first_party = frozenset(self.modules)
+        for path, facts in list(self.facts.items()):
+            module = self.by_path[path].module
+            if module is None or facts.error is not None or not self._is_selected(path):
+                continue
+            if self.modules.get(module) != path:
+                continue
+            if b.seals(module):
+                closure = self.closures.get((b.name, module), ())
+                ctx = RuleContext(path, module, facts, b, "boundary", self._text_of(path))
+                ctx = dataclasses.replace(
+                    ctx, first_party=first_party, closure=closure, kind_of=self.kind_of
+                )
+            elif b.is_upstream(module):
+                edges = self._cause_edges(module, b, hop, causes.get(module))
+                ctx = RuleContext(
+                    path, module, facts, b, "upstream", self._text_of(path), edges, first_party
+                )
+            else:
+                continue
+            self._run_rules(per_file, ctx)
+        for package, affected in causes.items():
+            path = self.modules[package]
+            package_facts = self.facts.get(path)
+            if b.is_upstream(package) or package_facts is None or package_facts.error is not None:
+                continue
+            if not self._is_selected(path):
+                continue
+            edges = self._cause_edges(package, b, hop, affected)
+            ctx = RuleContext(
+                path, package, package_facts, b, "ancestor", self._text_of(path), edges
+            )
+            self._run_rules(
+                per_file, dataclasses.replace(ctx, first_party=first_party, affected=affected)
+            )
+        for module, chain in self._reached(b, hop):
+            path = self.modules[module]
+            if self._is_selected(path):
+                ctx = RuleContext(path, module, self.facts[path], b, "reached", self._text_of(path))
+                ctx = dataclasses.replace(ctx, first_party=first_party, reached_from=chain)
+                self._run_rules(per_file, ctx)
+
+    def _report(self, per_file: dict[str, list[Finding]]) -> LintResult:
+        """The engine's own findings (files it could not read or parse) and the rules',
+        after suppressions, sorted."""
+        result: list[Finding] = []
         for f in self.files:
             path = f.relpath
             if not self._is_selected(path):
@@ -819,87 +881,9 @@ class _Run:
             )
             if error is not None:
                 code, line, col, message = error
-                engine.append(Finding(path, line, col, code, message, anchor=message))
-        first_party = frozenset(self.modules)
-        for b in self.config.boundaries:
-            hop = self.reach(b)
-            for path, facts in list(self.facts.items()):
-                module = self.by_path[path].module
-                if module is None or facts.error is not None or not self._is_selected(path):
-                    continue
-                if self.modules.get(module) != path:
-                    continue
-                role = (
-                    "boundary" if b.seals(module) else "upstream" if b.is_upstream(module) else ""
-                )
-                if not role:
-                    continue
-                edges = self._reverse_edges(module, b, hop) if role == "upstream" else ()
-                closure = self.closures.get((b.name, module), ()) if role == "boundary" else ()
-                self._run_rules(
-                    per_file,
-                    RuleContext(
-                        path,
-                        module,
-                        facts,
-                        b,
-                        role,
-                        self._text_of(path),
-                        edges,
-                        first_party,
-                        closure=closure,
-                        kind_of=self.kind_of if role == "boundary" else None,
-                    ),
-                )
-            for package, affected in self._ancestor_packages(b, hop).items():
-                path = self.modules[package]
-                package_facts = self.facts.get(path)
-                if (
-                    package_facts is None
-                    or package_facts.error is not None
-                    or not self._is_selected(path)
-                ):
-                    continue
-                self._run_rules(
-                    per_file,
-                    RuleContext(
-                        path,
-                        package,
-                        package_facts,
-                        b,
-                        "ancestor",
-                        self._text_of(path),
-                        self._reverse_edges(package, b, hop),
-                        first_party,
-                        affected=affected,
-                    ),
-                )
-            for module, origin in self._reached(b, hop):
-                path = self.modules[module]
-                if not self._is_selected(path):
-                    continue
-                self._run_rules(
-                    per_file,
-                    RuleContext(
-                        path,
-                        module,
-                        self.facts[path],
-                        b,
-                        "reached",
-                        self._text_of(path),
-                        (),
-                        first_party,
-                        origin,
-                    ),
-                )
-        for f in self.files:
-            path = f.relpath
-            if self._is_selected(path) and (
-                (path in self.facts and self.facts[path].error is None)
-                or (self.screens[path].marker and self.screens[path].error is None)
-            ):
+                result.append(Finding(path, line, col, code, message, anchor=message))
+            elif path in self.facts or self.screens[path].marker:
                 per_file.setdefault(path, [])
-        result: list[Finding] = list(engine)
         for path, found in per_file.items():
             parsed = self.facts.get(path)
             suppressions = parsed.suppressions if parsed is not None else ()
@@ -907,10 +891,7 @@ class _Run:
                 suppressions = scan_suppressions(self._item(path).decoded())
             result.extend(apply_suppressions(path, found, suppressions))
         checked = sum(1 for f in self.files if self._is_selected(f.relpath))
-        return (
-            LintResult(tuple(sort_findings(result)), checked, len(self.facts), False, self.rules),
-            self.new_facts,
-        )
+        return LintResult(tuple(sort_findings(result)), checked, len(self.facts), False, self.rules)
 
     def _text_of(self, path: str) -> str | None:
         item = self.items.get(path)
@@ -924,8 +905,8 @@ class _Run:
 
     def _reached(self, b: Boundary, hop: dict[str, str | None]) -> list[tuple[str, str]]:
         """Parsed modules in the clean upstream modules' forward closure, outside ``b`` and
-        its upstream, with a dynamic import the lint cannot resolve: ``(module, an upstream
-        module reaching it)``."""
+        its upstream, with a dynamic import the lint cannot resolve: ``(module, a shortest
+        chain from an upstream module loading it)``."""
         clean = self._clean(b, hop)
         if not clean:
             return []
@@ -940,11 +921,70 @@ class _Run:
                 or not any(f.kind in _HIDDEN_KINDS for f in facts.dynamics)
             ):
                 continue
-            origin = module
-            while (up := parent[origin]) is not None:
-                origin = up
-            out.append((module, origin))
+            chain = [module]
+            while (up := parent[chain[-1]]) is not None:
+                chain.append(up)
+            chain.reverse()
+            out.append((module, marked_chain(chain, self._step_kinds(chain, reverse_kinds(b)))))
         return out
+
+    def _root_causes(self, b: Boundary, hop: dict[str, str | None]) -> dict[str, tuple[str, ...]]:
+        """One reverse dependency, one finding: ``{cause: the upstream modules it makes reach
+        the sealed module}``. The cause of an upstream module that reaches the sealed module
+        (itself, or through a package above it, which runs first) is the last module on its
+        shortest chain that is upstream or a package above upstream modules: the import there
+        is what to fix, and every upstream module behind it is reported with it."""
+        reporting = {u for u in self._upstream(b) if u in hop}
+        reporting.update(self._ancestor_packages(b, hop))
+        causes: dict[str, list[str]] = {}
+        for upstream in self._upstream(b):
+            start = self._chain_start(upstream, hop)
+            if start is None:
+                continue
+            cause, node = start, hop[start]
+            while node is not None:
+                if node in reporting:
+                    cause = node
+                node = hop[node]
+            causes.setdefault(cause, []).append(upstream)
+        return {c: tuple(sorted(u, key=lambda m: (m != c, m))) for c, u in sorted(causes.items())}
+
+    @staticmethod
+    def _chain_start(module: str, hop: dict[str, str | None]) -> str | None:
+        """Where ``module``'s chain to the sealed module starts: itself when it reaches the
+        sealed module, else the outermost package above it that does (None: neither)."""
+        if module in hop:
+            return module
+        return next((a for a in ancestors(module) if a in hop), None)
+
+    def _cause_edges(
+        self,
+        module: str,
+        b: Boundary,
+        hop: dict[str, str | None],
+        affected: tuple[str, ...] | None,
+    ) -> tuple[ReverseEdge, ...]:
+        """The reverse-dependency edges of a cause (:meth:`_root_causes`; none for a module
+        that is not one), the first carrying the upstream modules it affects and the shortest
+        chain of each."""
+        if affected is None:
+            return ()
+        edges = self._reverse_edges(module, b, hop)
+        if not edges:
+            return ()
+        kinds = reverse_kinds(b)
+        first = edges[0]
+        chains: list[str] = [marked_chain((module, *first.chain), first.kinds)]
+        for upstream in affected:
+            start = self._chain_start(upstream, hop)
+            if upstream == module or start is None:
+                continue
+            chain = [upstream, *([] if start == upstream else [start])]
+            while (nxt := hop[chain[-1]]) is not None:
+                chain.append(nxt)
+            chains.append(marked_chain(chain, self._step_kinds(chain, kinds)))
+        first = dataclasses.replace(first, affected=affected, chains=tuple(chains))
+        return (first, *edges[1:])
 
     def _reverse_edges(
         self, module: str, b: Boundary, hop: dict[str, str | None]

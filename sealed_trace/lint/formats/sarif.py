@@ -6,7 +6,8 @@ the distribution declares a ``Documentation`` URL),
 locations are repo-relative URIs against ``%SRCROOT%``, columns count Unicode code points, and
 ``partialFingerprints["sealedTrace/v1"]`` is the line-independent fingerprint with an
 occurrence index (two findings with the same anchor in one file differ), so an alert survives
-code moving up or down.
+code moving up or down. A reverse-dependency result's ``properties.chains`` lists the shortest
+chain of each upstream module its import makes reach the sealed module.
 """
 
 from __future__ import annotations
@@ -51,8 +52,10 @@ def render(result: LintResult, tool_version: str) -> str:
             artifact: dict[str, str] = {"uri": "file://" + quote(f.path)}
         else:
             artifact = {"uri": quote(f.path), "uriBaseId": "%SRCROOT%"}
+        extra: dict[str, object] = {"properties": {"chains": list(f.chains)}} if f.chains else {}
         results.append(
             {
+                **extra,
                 "ruleId": f.code,
                 "ruleIndex": index[f.code],
                 "level": "error",

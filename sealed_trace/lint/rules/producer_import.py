@@ -20,7 +20,9 @@ class ProducerImport:
     Names come from ``from M import n`` (and literal dynamic ``fromlist`` imports) and from
     references ``M.n`` through an imported ``M``; ``M`` is first-party, allowed, and not the
     sealed module itself. What ``n`` is comes from the engine (``ctx.kind_of``), which follows
-    re-exports and aliases through first-party modules.
+    re-exports and aliases through first-party modules. One finding per import site (two
+    imports of one function are two findings, so a suppression of one hides only it); a
+    reference ``M.n`` is reported once per name, unless an import site reports that name.
     """
 
     code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
@@ -32,20 +34,21 @@ class ProducerImport:
             return
         b = ctx.boundary
         seen: set[str] = set()
-        candidates: list[tuple[int, int, str, str]] = []
+        candidates: list[tuple[int, int, str, str, bool]] = []
         for fact in ctx.facts.imports:
             if fact.name and fact.name != "*" and fact.module and ctx.counts(fact.type_checking):
-                candidates.append((fact.line, fact.column, f"{fact.module}.{fact.name}", fact.text))
+                target = f"{fact.module}.{fact.name}"
+                candidates.append((fact.line, fact.column, target, fact.text, True))
         for ref in ctx.facts.refs:
             if (ref.via in ("", "getattr") or ref.via.startswith("alias")) and ctx.counts(
                 ref.type_checking
             ):
-                candidates.append((ref.line, ref.column, ref.qname, ref.qname))
-        for line, col, target, text in candidates:
+                candidates.append((ref.line, ref.column, ref.qname, ref.qname, False))
+        for line, col, target, text, site in candidates:
             owner = _module_of(target, ctx.first_party)
             if owner is None or owner == target or b.seals(owner) or not b.allows_import(owner):
                 continue
-            if target in seen or name_is_banned(target, b.allowed_callables):
+            if (not site and target in seen) or name_is_banned(target, b.allowed_callables):
                 continue
             kind = ctx.kind_of(target)
             external = kind[9:] if kind.startswith("external:") else ""
