@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from sealed_trace.lint._literals import Literals
 from sealed_trace.lint._text import type_checking_spoofed
 from sealed_trace.lint.facts import (
     IMPORT_FUNCS,
@@ -273,6 +274,8 @@ class _Visitor:
         self.all_uses = 0
         #: where the call being judged runs ("", "function" or "main", as in :meth:`run`)
         self.where = ""
+        self.tree: ast.Module | None = None
+        self._literals: Literals | None = None
 
     # -- helpers -------------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[int, int]:
@@ -332,6 +335,7 @@ class _Visitor:
     # -- one pass over the tree, resolution deferred until every import is bound ----------
     def run(self, tree: ast.Module) -> None:
         """Walk ``tree`` once (iteratively: no recursion limit), then resolve references."""
+        self.tree = tree
         refs: list[tuple[ast.expr, int, int, bool]] = []
         calls: list[tuple[ast.Call, bool, str]] = []
         # (node, under TYPE_CHECKING, where: "" at module level, "function" inside a function
@@ -630,14 +634,13 @@ class _Visitor:
         listed = func.endswith("Names") or func in _STRING_LIST_IMPORTS
         items = arg.elts if (listed and isinstance(arg, (ast.List, ast.Tuple))) else [arg]
         for item in items:
-            text = _literal(item)
-            if text is not None:
-                if text.strip("."):
-                    self.imports.append(
-                        self._dynamic_fact(
-                            line, col, text.strip("."), None, tc, f"{func}({text!r})"
-                        )
-                    )
+            texts = self.literals(item, node)
+            if texts is not None:
+                self.imports.extend(
+                    self._dynamic_fact(line, col, text.strip("."), None, tc, f"{func}({text!r})")
+                    for text in sorted(texts)
+                    if text.strip(".")
+                )
                 continue
             if isinstance(item, ast.Name) and item.id in ("__name__", "__package__"):
                 continue  # the module itself or its package: already imported
@@ -704,12 +707,38 @@ class _Visitor:
             return level.value if own else None
         return None
 
+    def literals(self, expr: ast.expr | None, at: ast.AST) -> frozenset[str] | None:
+        """Every string ``expr`` can be at ``at`` (see :mod:`._literals`); None when one is
+        not a literal."""
+        if expr is None:
+            return None
+        text = _literal(expr)
+        if text is not None:
+            return frozenset({text})
+        if self._literals is None:
+            if self.tree is None:
+                return None
+            self._literals = Literals(self.tree)
+        return self._literals.values(expr, at)
+
     def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int, tc: bool) -> None:
-        text = _literal(_arg(node, 0, "mod_name" if func == "runpy.run_module" else "name"))
-        if text is not None and func == "pkgutil.resolve_name":
+        arg = _arg(node, 0, "mod_name" if func == "runpy.run_module" else "name")
+        texts = self.literals(arg, node)
+        if texts is None:
+            self.dynamics.append(DynamicFact(line, col, "computed-import", func))
+            return
+        for text in sorted(texts):
+            self._literal_import(node, func, text, line, col, tc)
+
+    def _literal_import(
+        self, node: ast.Call, func: str, text: str, line: int, col: int, tc: bool
+    ) -> None:
+        """One module name an import function's call takes (a literal, or one of the
+        literals its computed argument can be)."""
+        if func == "pkgutil.resolve_name":
             text = text.partition(":")[0]  # "pkg.mod:attr" imports pkg.mod
         relative = self._import_level(node, func)
-        if text is None or relative is None or not (text.strip(".") or relative):
+        if relative is None or not (text.strip(".") or relative):
             self.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
         level = len(text) - len(text.lstrip("."))
@@ -724,7 +753,10 @@ class _Visitor:
                 parts = package.split(".")
                 base = parts[: len(parts) - (level - 1)] if level - 1 < len(parts) else []
                 module = ".".join([*base, text[level:]]) if base else ""
-            elif isinstance(package_arg, ast.Name) and package_arg.id == "__package__":
+            elif isinstance(package_arg, ast.Name) and (
+                package_arg.id == "__package__"
+                or (package_arg.id == "__name__" and self.is_package)
+            ):  # a package's ``__name__`` is its ``__package__``
                 module = self.absolute(level, text[level:])
             else:
                 self.dynamics.append(DynamicFact(line, col, "computed-import", func))
