@@ -153,7 +153,7 @@ def explain(code: str) -> str | None:
         tail = f" Reason codes: {', '.join(codes)}." if codes else ""
         return f"{code}: a {family} disposition of ADR-0230 §8.{tail}"
     try:
-        from sealed_trace.lint.catalog import explain_rule
+        from sealed_trace.lint.plugins import explain as explain_rule
     except ImportError:
         return None
     return explain_rule(code)

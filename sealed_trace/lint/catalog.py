@@ -379,22 +379,6 @@ def is_selector(selector: str) -> bool:
     return any(matches_rule(selector, code) for code in RULES)
 
 
-_plugins_loaded: list[bool] = []
-
-
-def _load_plugin_infos() -> bool:
-    """Register the rules of installed plugins (once); False when there is nothing new."""
-    if _plugins_loaded:
-        return False
-    _plugins_loaded.append(True)
-    try:
-        from sealed_trace.lint.plugins import load_plugin_rules, plugin_manager
-
-        return bool(load_plugin_rules(plugin_manager()))
-    except Exception:  # a broken plugin must not break `explain` of the built-in rules
-        return False
-
-
 def help_anchor(info: RuleInfo) -> str:
     """The anchor of the rule's section of ``docs/lint.md`` (its ``### CODE name`` heading,
     as GitHub names it): ``st201-banned-call``."""
@@ -421,16 +405,14 @@ def docs_url() -> str | None:
 
 
 def explain_rule(code_or_name: str) -> str | None:
-    """Return a multi-line explanation of a lint rule, or None when no rule matches.
-
-    Unknown codes are looked up once more after loading installed plugins' rules.
+    """Return a multi-line explanation of a lint rule, or None when no rule matches (built-in
+    and registered plugin rules; :func:`sealed_trace.lint.plugins.explain` loads installed
+    plugins first when the code is unknown).
 
     The text starts ``ST201 banned-call: <summary>``, followed by the explanation paragraph and,
     when the rule enforces an ADR section, an ``ADR-0230 §...`` line.
     """
     info = lookup_rule(code_or_name)
-    if info is None and _load_plugin_infos():
-        info = lookup_rule(code_or_name)
     if info is None:
         return None
     lines = [f"{info.code} {info.name}: {info.summary}", "", info.explanation]

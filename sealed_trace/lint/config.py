@@ -23,6 +23,7 @@ from typing import Any, Final
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from sealed_trace.lint._files import SourceFile, discover
+from sealed_trace.lint.catalog import RULES, is_selector, matches_rule
 from sealed_trace.lint.presets import PRESETS
 
 if sys.version_info >= (3, 11):
@@ -258,8 +259,6 @@ class IgnoreEntry:
 
     def ignores(self, path: str, code: str) -> bool:
         """Whether this entry covers a finding of ``code`` in ``path``."""
-        from sealed_trace.lint.catalog import matches_rule
-
         return (
             code not in UNHIDEABLE
             and any(
@@ -301,8 +300,6 @@ class LintConfig:
 
     def selects(self, code: str) -> bool:
         """Whether findings of ``code`` are reported under ``select``/``deselect``."""
-        from sealed_trace.lint.catalog import matches_rule
-
         if code in UNHIDEABLE:
             return True
         if self.select and not any(matches_rule(s, code) for s in self.select):
@@ -509,8 +506,6 @@ def _check_pattern(item: str) -> str | None:
 
 
 def _check_selector(item: str) -> str | None:
-    from sealed_trace.lint.catalog import RULES, is_selector
-
     if is_selector(item):
         return None
     names = [*RULES, *(info.name for info in RULES.values())]

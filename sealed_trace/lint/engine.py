@@ -48,6 +48,8 @@ import json
 import multiprocessing
 import os
 import sys
+import tempfile
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -55,7 +57,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sealed_trace.lint import _text
-from sealed_trace.lint._files import SourceFile, discover
+from sealed_trace.lint._files import SourceFile, _excluded, discover
+from sealed_trace.lint._graph import extract_graph_facts
+from sealed_trace.lint._scan import ScanTarget, scan
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.config import Boundary, LintConfig
 from sealed_trace.lint.facts import FileFacts, ImportFact
@@ -135,8 +139,6 @@ class _Cache:
             if not os.path.exists(ignore):
                 with open(ignore, "w", encoding="utf-8") as handle:
                     handle.write("*\n")
-            import tempfile
-
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -222,13 +224,9 @@ def lint(
     answered without scanning entry points. ``jobs`` is accepted for compatibility: the
     compiled scanner uses every core by itself.
     """
-    import time
-
     started = time.perf_counter()
     del jobs
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
-    from sealed_trace.lint._files import _excluded
-
     files = list(config.files) or discover(config.root, config.source_roots, (), ())
     selected: set[str] | None = None
     if paths:
@@ -352,9 +350,10 @@ class _SealedPass:
 def _sealed_facts(
     text: str, module: str | None, is_package: bool, target: tuple[int, int] | None
 ) -> FileFacts:
-    """The libcst pass of one sealed module, run in a worker of the pool. libcst is imported
-    here, in the worker, so that the engine's own process never pays for its import (a third
-    of a second) when the pool parses the sealed modules."""
+    """The libcst pass of one file (a sealed module, in a worker of the pool or in process).
+    libcst is imported here, when a file needs it, so that the engine's own process never
+    pays for its import (a third of a second) when the pool parses the sealed modules: the
+    lint's one deferred import, for cost, not to hide a cycle."""
     from sealed_trace.lint._extract import extract_facts
 
     return extract_facts(text, module, is_package, target)
@@ -492,8 +491,6 @@ class _Run:
         """Step 2; returns the modules the scanner rejected (parsed first thing, for CPython's
         verdict on them). Modules it must not or could not judge alone are in
         ``self.unscanned``: they are parsed when a clean upstream module loads them."""
-        from sealed_trace.lint._scan import ScanTarget, scan
-
         targets: list[ScanTarget] = []
         exact: set[str] = set()
         for module, path in self.modules.items():
@@ -521,8 +518,6 @@ class _Run:
 
     def _parse(self, paths: Iterable[str]) -> None:
         """Parse each path not parsed yet (facts cache first)."""
-        from sealed_trace.lint._graph import extract_graph_facts
-
         for path in sorted(set(paths)):
             if path in self.facts or self.screens[path].error is not None:
                 continue
@@ -566,9 +561,7 @@ class _Run:
         module, package = item.file.module, item.file.is_package
         running = sys.version_info[:2]
         if full:
-            from sealed_trace.lint._extract import extract_facts
-
-            return extract_facts(text, module, package, self.target)
+            return _sealed_facts(text, module, package, self.target)
         feature = self.target if self.target is not None and self.target < running else None
         facts: FileFacts = graph_pass(text, module, package, feature)
         if (
@@ -578,9 +571,7 @@ class _Run:
             and self.target > running
         ):
             # Syntax newer than this interpreter's: libcst parses for the project's Python.
-            from sealed_trace.lint._extract import extract_facts
-
-            facts = extract_facts(text, module, package, self.target)
+            facts = _sealed_facts(text, module, package, self.target)
         return facts
 
     # -- the graph -------------------------------------------------------------------------
