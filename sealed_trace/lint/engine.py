@@ -45,13 +45,12 @@ import hashlib
 import importlib.machinery
 import itertools
 import json
-import multiprocessing
 import os
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -60,6 +59,7 @@ from sealed_trace.lint import _text
 from sealed_trace.lint._files import SourceFile, _excluded, discover
 from sealed_trace.lint._graph import extract_graph_facts
 from sealed_trace.lint._scan import ScanTarget, scan
+from sealed_trace.lint._sealed_pass import sealed_facts, submit, workers_for
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.config import Boundary, LintConfig
 from sealed_trace.lint.facts import FileFacts, ImportFact
@@ -290,9 +290,10 @@ def lint(
 
 
 class _SealedPass:
-    """The sealed modules' libcst pass on a process pool of the standard library, started on
-    construction (one worker per sealed module, up to the number of cores: several
-    boundaries' passes run in parallel, beside the scan) and collected by :meth:`finish`.
+    """The sealed modules' libcst pass on a process pool of the standard library
+    (:mod:`._sealed_pass`), started on construction (one worker per sealed module, leaving a
+    core to the scan: several boundaries' passes run in parallel, beside it) and collected by
+    :meth:`finish`.
     Cached facts are taken at once. A file whose worker dies is parsed again alone in a
     fresh pool, and is ST001 when that worker dies too (the native parser crashed). When no
     pool can be started, :meth:`finish` leaves the files unparsed and the engine parses them
@@ -317,7 +318,7 @@ class _SealedPass:
         # Worth a pool only when this process has not loaded libcst yet (a command-line run):
         # a long-lived process (pytest, an editor) parses faster in place.
         if self.jobs and "libcst" not in sys.modules:
-            self.futures = _submit(self.jobs, min(len(self.jobs), os.cpu_count() or 1))
+            self.futures = submit([(p, a) for p, _, a in self.jobs], workers_for(len(self.jobs)))
 
     def finish(self) -> None:
         """Store what the pool answered (see the class docstring)."""
@@ -331,7 +332,7 @@ class _SealedPass:
             except BrokenProcessPool:
                 crashed.append((path, key, args))
         for path, key, args in crashed:  # alone, so that a crash names its file
-            future = _submit([(path, key, args)], 1).get(path)
+            future = submit([(path, args)], 1).get(path)
             if future is None:
                 continue
             try:
@@ -345,32 +346,6 @@ class _SealedPass:
         if self.run.on_parse is not None:
             self.run.on_parse(path)
         self.run._store(path, key, facts)
-
-
-def _sealed_facts(
-    text: str, module: str | None, is_package: bool, target: tuple[int, int] | None
-) -> FileFacts:
-    """The libcst pass of one file (a sealed module, in a worker of the pool or in process).
-    libcst is imported here, when a file needs it, so that the engine's own process never
-    pays for its import (a third of a second) when the pool parses the sealed modules: the
-    lint's one deferred import, for cost, not to hide a cycle."""
-    from sealed_trace.lint._extract import extract_facts
-
-    return extract_facts(text, module, is_package, target)
-
-
-def _submit(
-    jobs: Sequence[tuple[str, str, tuple[Any, ...]]], workers: int
-) -> dict[str, Future[FileFacts]]:
-    """Start a pool of ``workers`` processes, submit ``jobs`` and let the pool shut down once
-    they are done (``{}`` when no process can be started)."""
-    try:
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-        futures = {path: pool.submit(_sealed_facts, *args) for path, _, args in jobs}
-    except (OSError, RuntimeError):
-        return {}
-    pool.shutdown(wait=False)
-    return futures
 
 
 class _Run:
@@ -443,6 +418,10 @@ class _Run:
         self.static: dict[str, tuple[tuple[str, int], ...]] = {}
         self.external: dict[str, frozenset[str]] = {}
         self._graph: ImportGraph | None = None
+        #: modules whose edges changed since the graph was built, and per package the parsed
+        #: modules star-importing it (their edges follow the package's ``__all__``)
+        self._dirty: set[str] = set()
+        self._star_importers: dict[str, set[str]] = {}
         self._reach: dict[tuple[str, int], dict[str, str | None]] = {}
         self._upstreams: dict[str, list[str]] = {}
         self._sealeds: dict[str, list[str]] = {}
@@ -549,8 +528,13 @@ class _Run:
             # judged here, where every rule (plugins too) is registered
             facts = dataclasses.replace(facts, suppressions=scan_suppressions(item.decoded()))
         self.facts[path] = facts
-        # every module's edges: a star import's targets depend on the facts of its package
-        self._graph = None
+        if module is not None:
+            # its edges, and those of the modules star-importing it (they follow its __all__)
+            self._dirty.add(module)
+            self._dirty.update(self._star_importers.get(module, ()))
+            for fact in facts.imports:
+                if fact.name == "*":
+                    self._star_importers.setdefault(fact.module, set()).add(module)
         if module is None or not self._seals(module):  # its text is no longer needed
             self.items.pop(path, None)
 
@@ -561,7 +545,7 @@ class _Run:
         module, package = item.file.module, item.file.is_package
         running = sys.version_info[:2]
         if full:
-            return _sealed_facts(text, module, package, self.target)
+            return sealed_facts(text, module, package, self.target)
         feature = self.target if self.target is not None and self.target < running else None
         facts: FileFacts = graph_pass(text, module, package, feature)
         if (
@@ -571,19 +555,28 @@ class _Run:
             and self.target > running
         ):
             # Syntax newer than this interpreter's: libcst parses for the project's Python.
-            facts = _sealed_facts(text, module, package, self.target)
+            facts = sealed_facts(text, module, package, self.target)
         return facts
 
     # -- the graph -------------------------------------------------------------------------
     @property
     def graph(self) -> ImportGraph:
         """The import graph of what is known now (step 3): exact edges of parsed modules,
-        static ones of the others; rebuilt after new facts are stored."""
+        static ones of the others; updated, module by module, after new facts are stored."""
         if self._graph is None:
             self._graph = ImportGraph(
                 {m: self._direct_edges(m, path) for m, path in self.modules.items()},
                 self.modules,
             )
+        elif self._dirty:
+            self._graph = self._graph.updated(
+                {
+                    m: self._direct_edges(m, self.modules[m])
+                    for m in self._dirty
+                    if m in self.modules
+                }
+            )
+        self._dirty.clear()
         return self._graph
 
     def _direct_edges(self, module: str, path: str) -> list[Edge]:

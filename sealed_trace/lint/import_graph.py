@@ -175,6 +175,17 @@ class ImportGraph:
         }
         self._importers: dict[frozenset[EdgeKind], dict[str, list[str]]] = {}
 
+    def updated(self, direct: Mapping[str, Iterable[Edge]]) -> ImportGraph:
+        """A new graph with the direct edges of the modules in ``direct`` replaced (this one
+        is left as it is): what a module's new facts change, without rebuilding the rest."""
+        graph = ImportGraph({}, ())
+        graph.modules = self.modules
+        graph._edges = dict(self._edges)
+        for module, edges in direct.items():
+            if module in self.modules:
+                graph._edges[module] = _with_ancestors(module, edges, self.modules)
+        return graph
+
     def edges(self, module: str, kinds: Collection[EdgeKind] = ALL_KINDS) -> list[Edge]:
         """``module``'s edges of the given kinds, in source order."""
         return [e for e in self._edges.get(module, ()) if e.kind in kinds]
