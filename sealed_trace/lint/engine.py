@@ -50,39 +50,30 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from sealed_trace.lint import _text
 from sealed_trace.lint._files import SourceFile, _excluded, discover
-from sealed_trace.lint._graph import extract_graph_facts
-from sealed_trace.lint._scan import ScanTarget, scan
-from sealed_trace.lint._sealed_pass import sealed_facts, submit, workers_for
+from sealed_trace.lint._store import ENGINE_VERSION, FactStore, SealedPass
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.config import Boundary, LintConfig
-from sealed_trace.lint.facts import FileFacts, ImportFact
+from sealed_trace.lint.facts import ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
 from sealed_trace.lint.import_graph import (
-    Edge,
     EdgeKind,
-    ImportGraph,
     ancestors,
-    edges_from_facts,
     kind_of_import,
     longest_module,
 )
 from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, ReverseEdge, Rule, RuleContext
 from sealed_trace.lint.rules.base import marked_chain
-from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_suppressions
+from sealed_trace.lint.suppressions import apply_suppressions, scan_suppressions
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
-ENGINE_VERSION = "9"
 #: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
 CACHE_FILE = "lint-v1.json"
-_MARKER = MARKER.encode()
 #: Dynamic-fact kinds of an import the lint cannot resolve (ST301).
 _HIDDEN_KINDS = frozenset(
     {"computed-import", "path-import", "hidden-import", "escaped-import", "relative-base"}
@@ -289,65 +280,6 @@ def lint(
     )
 
 
-class _SealedPass:
-    """The sealed modules' libcst pass on a process pool of the standard library
-    (:mod:`._sealed_pass`), started on construction (one worker per sealed module, leaving a
-    core to the scan: several boundaries' passes run in parallel, beside it) and collected by
-    :meth:`finish`.
-    Cached facts are taken at once. A file whose worker dies is parsed again alone in a
-    fresh pool, and is ST001 when that worker dies too (the native parser crashed). When no
-    pool can be started, :meth:`finish` leaves the files unparsed and the engine parses them
-    in process."""
-
-    def __init__(self, run: _Run, paths: list[str]) -> None:
-        self.run = run
-        #: (path, cache key, arguments of :func:`extract_facts`)
-        self.jobs: list[tuple[str, str, tuple[Any, ...]]] = []
-        for path in paths:
-            item = run.items[path]
-            key = run._cache_key(item, True)
-            cached = run._cached(key)
-            if cached is not None:
-                if run.on_parse is not None:
-                    run.on_parse(path)
-                run._store(path, key, cached)
-                continue
-            args = (item.decoded(), item.file.module, item.file.is_package, run.target)
-            self.jobs.append((path, key, args))
-        self.futures: dict[str, Future[FileFacts]] = {}
-        # Worth a pool only when this process has not loaded libcst yet (a command-line run):
-        # a long-lived process (pytest, an editor) parses faster in place.
-        if self.jobs and "libcst" not in sys.modules:
-            self.futures = submit([(p, a) for p, _, a in self.jobs], workers_for(len(self.jobs)))
-
-    def finish(self) -> None:
-        """Store what the pool answered (see the class docstring)."""
-        crashed: list[tuple[str, str, tuple[Any, ...]]] = []
-        for path, key, args in self.jobs:
-            future = self.futures.get(path)
-            if future is None:
-                continue  # no pool: parsed in process
-            try:
-                self._store(path, key, future.result())
-            except BrokenProcessPool:
-                crashed.append((path, key, args))
-        for path, key, args in crashed:  # alone, so that a crash names its file
-            future = submit([(path, args)], 1).get(path)
-            if future is None:
-                continue
-            try:
-                facts = future.result()
-            except BrokenProcessPool:
-                message = "the parser crashed on this file (its process ended)"
-                facts = FileFacts(error=("ST001", 1, 1, message))
-            self._store(path, key, facts)
-
-    def _store(self, path: str, key: str, facts: FileFacts) -> None:
-        if self.run.on_parse is not None:
-            self.run.on_parse(path)
-        self.run._store(path, key, facts)
-
-
 class _Run:
     """One cold or partly cached run (steps 1-5 of the module docstring)."""
 
@@ -371,245 +303,26 @@ class _Run:
         self.config = config
         self.selected = selected
         self.rules = rules
-        self.cached_facts = cached_facts
-        self.new_facts: dict[str, Any] = {}
-        self.on_parse = on_parse
-        self.by_path = {f.relpath: f for f in files}
-        self.files = files
-        # Which file a module name means, as Python's import finds it: the first source root
-        # (in ``source_roots`` order) that holds it, and there a package before a module.
-        roots = [os.path.realpath(r) for r in config.source_roots]
-        self.roots = {f.relpath: self._root_of(f.abspath, roots) for f in files}
-        self.modules: dict[str, str] = {}
-        ranked: dict[str, tuple[int, int, str]] = {}
-        for f in files:
-            if f.module is None:
-                continue
-            root = self.roots[f.relpath]
-            rank = (
-                roots.index(root) if root in roots else len(roots),
-                0 if f.is_package else 1,
-                f.relpath,
-            )
-            if f.module not in ranked or rank < ranked[f.module]:
-                ranked[f.module] = rank
-                self.modules[f.module] = f.relpath
-        #: packages beside a module of the same name (``x/__init__.py`` and ``x.py``): the
-        #: compiled scanner would read the module, Python imports the package
-        self.shadowing = {
-            m
-            for m, (_, kind, _) in ranked.items()
-            if kind == 0
-            and any(
-                f.module == m
-                and not f.is_package
-                and self.roots[f.relpath] == self.roots[self.modules[m]]
-                for f in files
-            )
-        }
-        self.packages = {
-            f.module
-            for f in files
-            if f.module is not None and f.is_package and self.modules.get(f.module) == f.relpath
-        }
-        self.screens: dict[str, _text.Screened] = {}
-        self.items: dict[str, _text.Loaded] = {}
-        self.facts: dict[str, FileFacts] = {}
-        self.static: dict[str, tuple[tuple[str, int], ...]] = {}
-        self.external: dict[str, frozenset[str]] = {}
-        self._graph: ImportGraph | None = None
-        #: modules whose edges changed since the graph was built, and per package the parsed
-        #: modules star-importing it (their edges follow the package's ``__all__``)
-        self._dirty: set[str] = set()
-        self._star_importers: dict[str, set[str]] = {}
+        self.store = FactStore(config, files, cached_facts, on_parse)
         self._reach: dict[tuple[str, int], dict[str, str | None]] = {}
         self._upstreams: dict[str, list[str]] = {}
         self._sealeds: dict[str, list[str]] = {}
-        self.target = config.target_version
-        #: modules without (complete) static edges: parsed once a clean upstream loads them
-        self.unscanned: set[str] = set()
         #: ST404 per (boundary name, sealed module)
         self.closures: dict[tuple[str, str], tuple[ClosureEdge, ...]] = {}
-        self._kinds: dict[str, str] = {}
         #: per unparsed file of a clean closure: the words of R already looked for in it
         self._words_checked: dict[str, set[bytes]] = {}
-
-    @staticmethod
-    def _root_of(path: str, roots: list[str]) -> str | None:
-        """The longest source root ``path`` lies in."""
-        best: str | None = None
-        for root in roots:
-            if path.startswith(root.rstrip(os.sep) + os.sep) and (
-                best is None or len(root) > len(best)
-            ):
-                best = root
-        return best
 
     # -- reading ---------------------------------------------------------------------------
     def _is_selected(self, relpath: str) -> bool:
         return self.selected is None or relpath in self.selected
 
-    def _seals(self, module: str) -> bool:
-        return any(b.seals(module) for b in self.config.boundaries)
-
-    def _screen_all(self) -> None:
-        """Step 1: read every file once, keep only its flags."""
-        limit = self.config.max_file_bytes
-        for f in self.files:
-            owner = f.module is not None and self.modules.get(f.module) == f.relpath
-            self.screens[f.relpath] = _text.screen(f, limit, f.module if owner else None)
-
-    def _item(self, path: str) -> _text.Loaded:
-        item = self.items.get(path)
-        if item is None:
-            item = _text.load(self.by_path[path], self.config.max_file_bytes)
-            self.items[path] = item
-        return item
-
-    def _scan(self) -> set[str]:
-        """Step 2; returns the modules the scanner rejected (parsed first thing, for CPython's
-        verdict on them). Modules it must not or could not judge alone are in
-        ``self.unscanned``: they are parsed when a clean upstream module loads them."""
-        targets: list[ScanTarget] = []
-        exact: set[str] = set()
-        for module, path in self.modules.items():
-            screen = self.screens[path]
-            if screen.error is not None:
-                continue
-            root = self.roots[path]
-            if screen.exact_only or module in self.shadowing or root is None:
-                exact.add(module)
-                continue
-            targets.append(ScanTarget(module, root, self.by_path[path].abspath))
-        graph = scan(targets)
-        self.static = graph.edges
-        self.external = graph.external
-        self.unscanned = exact | graph.unresolved | set(graph.failed)
-        return set(graph.failed)
-
-    # -- parsing ---------------------------------------------------------------------------
-    def _cache_key(self, item: _text.Loaded, full: bool) -> str:
-        digest = hashlib.sha256(item.raw).hexdigest()[:32]
-        mode = "cst" if full else "ast"
-        module = item.file.module or ""
-        target = ".".join(map(str, self.target)) if self.target else ""
-        return f"{ENGINE_VERSION}|{digest}|{module}|{int(item.file.is_package)}|{mode}|{target}"
-
-    def _parse(self, paths: Iterable[str]) -> None:
-        """Parse each path not parsed yet (facts cache first)."""
-        for path in sorted(set(paths)):
-            if path in self.facts or self.screens[path].error is not None:
-                continue
-            item = self._item(path)
-            if item.error is not None:
-                continue
-            module = item.file.module
-            full = module is not None and self._seals(module)
-            if self.on_parse is not None:
-                self.on_parse(path)
-            key = self._cache_key(item, full)
-            facts = self._cached(key)
-            if facts is None:
-                facts = self._extract(item, full, extract_graph_facts)
-            self._store(path, key, facts)
-
-    def _cached(self, key: str) -> FileFacts | None:
-        hit = self.cached_facts.get(key)
-        if hit is not None:
-            with contextlib.suppress(KeyError, TypeError, ValueError, IndexError):
-                return FileFacts.from_json(hit)
-        return None
-
-    def _store(self, path: str, key: str, facts: FileFacts) -> None:
-        module = self.by_path[path].module
-        self.new_facts[key] = facts.to_json()
-        item = self.items.get(path)
-        if item is not None and _MARKER in item.scan:
-            # judged here, where every rule (plugins too) is registered
-            facts = dataclasses.replace(facts, suppressions=scan_suppressions(item.decoded()))
-        self.facts[path] = facts
-        if module is not None:
-            # its edges, and those of the modules star-importing it (they follow its __all__)
-            self._dirty.add(module)
-            self._dirty.update(self._star_importers.get(module, ()))
-            for fact in facts.imports:
-                if fact.name == "*":
-                    self._star_importers.setdefault(fact.module, set()).add(module)
-        if module is None or not self._seals(module):  # its text is no longer needed
-            self.items.pop(path, None)
-
-    def _extract(
-        self, item: _text.Loaded, full: bool, graph_pass: Callable[..., FileFacts]
-    ) -> FileFacts:
-        text = item.decoded()
-        module, package = item.file.module, item.file.is_package
-        running = sys.version_info[:2]
-        if full:
-            return sealed_facts(text, module, package, self.target)
-        feature = self.target if self.target is not None and self.target < running else None
-        facts: FileFacts = graph_pass(text, module, package, feature)
-        if (
-            facts.error is not None
-            and facts.error[0] == "ST001"
-            and self.target is not None
-            and self.target > running
-        ):
-            # Syntax newer than this interpreter's: libcst parses for the project's Python.
-            facts = sealed_facts(text, module, package, self.target)
-        return facts
-
-    # -- the graph -------------------------------------------------------------------------
-    @property
-    def graph(self) -> ImportGraph:
-        """The import graph of what is known now (step 3): exact edges of parsed modules,
-        static ones of the others; updated, module by module, after new facts are stored."""
-        if self._graph is None:
-            self._graph = ImportGraph(
-                {m: self._direct_edges(m, path) for m, path in self.modules.items()},
-                self.modules,
-            )
-        elif self._dirty:
-            self._graph = self._graph.updated(
-                {
-                    m: self._direct_edges(m, self.modules[m])
-                    for m in self._dirty
-                    if m in self.modules
-                }
-            )
-        self._dirty.clear()
-        return self._graph
-
-    def _direct_edges(self, module: str, path: str) -> list[Edge]:
-        facts = self.facts.get(path)
-        if facts is not None:
-            return edges_from_facts(facts, module, self.modules, self._star_targets)
-        # Static edges carry no kind: taken as module level until the file is parsed.
-        return [Edge(t, line, 1, f"line {line}") for t, line in self.static.get(module, ())]
-
-    def edges(self, module: str) -> list[Edge]:
-        """``module``'s edges of every kind (step 3)."""
-        return self.graph.edges(module)
-
-    def _star_targets(self, package: str) -> list[str]:
-        """Submodules that ``from package import *`` imports: those named in the package's
-        literal ``__all__``; every direct submodule when ``__all__`` is not literal."""
-        if package not in self.packages:
-            return []
-        facts = self.facts.get(self.modules[package])
-        if facts is None or facts.error is not None or "all" not in facts.extra:
-            return []
-        names = facts.extra["all"]
-        if names is None:
-            return sorted(m for m in self.modules if m.rpartition(".")[0] == package)
-        return [f"{package}.{n}" for n in names if f"{package}.{n}" in self.modules]
-
     def reach(self, b: Boundary) -> dict[str, str | None]:
         """Modules reaching ``b``'s sealed module, never through a module ``b`` seals:
         ``{module: next hop on a shortest chain (None for a sealed module)}``."""
-        key = (b.name, len(self.facts))
+        key = (b.name, len(self.store.facts))
         cached = self._reach.get(key)
         if cached is None:
-            cached = self.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
+            cached = self.store.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
             self._reach[key] = cached
         return cached
 
@@ -620,23 +333,25 @@ class _Run:
         kinds by default), their ancestor packages included (breadth first, never into a
         module ``b`` seals): ``{module: the module it was first reached from}``."""
         kinds = reverse_kinds(b) if kinds is None else kinds
-        return self.graph.closure(starts, kinds, b.seals)
+        return self.store.graph.closure(starts, kinds, b.seals)
 
     def chain(self, start: str, b: Boundary, avoid: str = "") -> list[str] | None:
         """A shortest chain from ``start`` to a module ``b`` seals, not through ``avoid``."""
-        return self.graph.shortest_chain(start, b.seals, reverse_kinds(b), avoid)
+        return self.store.graph.shortest_chain(start, b.seals, reverse_kinds(b), avoid)
 
     # -- step 4 ----------------------------------------------------------------------------
     def _upstream(self, b: Boundary) -> list[str]:
         found = self._upstreams.get(b.name)
         if found is None:
-            found = self._upstreams[b.name] = sorted(m for m in self.modules if b.is_upstream(m))
+            found = self._upstreams[b.name] = sorted(
+                m for m in self.store.modules if b.is_upstream(m)
+            )
         return found
 
     def _sealed(self, b: Boundary) -> list[str]:
         found = self._sealeds.get(b.name)
         if found is None:
-            found = self._sealeds[b.name] = sorted(m for m in self.modules if b.seals(m))
+            found = self._sealeds[b.name] = sorted(m for m in self.store.modules if b.seals(m))
         return found
 
     def _clean(self, b: Boundary, hop: dict[str, str | None]) -> list[str]:
@@ -646,20 +361,22 @@ class _Run:
         ]
 
     def _fixpoint(self, exact: set[str]) -> None:
-        first = {self.modules[m] for m in exact if m in self.modules}
+        first = {self.store.modules[m] for m in exact if m in self.store.modules}
         for b in self.config.boundaries:
             for u in self._upstream(b):
-                first.add(self.modules[u])
-                first.update(self.modules[a] for a in ancestors(u) if a in self.modules)
+                first.add(self.store.modules[u])
+                first.update(self.store.modules[a] for a in ancestors(u) if a in self.store.modules)
         for b in self.config.boundaries:  # what ST104 asks about: the allowed modules used
-            for sealed in (m for m in self.modules if b.seals(m)):
+            for sealed in (m for m in self.store.modules if b.seals(m)):
                 first.update(
-                    self.modules[e.target]
-                    for e in self.edges(sealed)
+                    self.store.modules[e.target]
+                    for e in self.store.edges(sealed)
                     if b.allows_import(e.target) and not b.seals(e.target)
                 )
         # Sealed modules come from the libcst pass (their edges never extend the graph).
-        self._parse(p for p in first if not self._seals(self.by_path[p].module or ""))
+        self.store.parse(
+            p for p in first if not self.store.seals(self.store.by_path[p].module or "")
+        )
         while True:
             need = self._star_sources()
             for b in self.config.boundaries:
@@ -669,25 +386,25 @@ class _Run:
             need = {
                 p
                 for p in need
-                if p not in self.facts
-                and self.screens[p].error is None
-                and not self._seals(self.by_path[p].module or "")
+                if p not in self.store.facts
+                and self.store.screens[p].error is None
+                and not self.store.seals(self.store.by_path[p].module or "")
             }
             if not need:
                 return
-            self._parse(need)
+            self.store.parse(need)
 
     def _star_sources(self) -> set[str]:
         """First-party packages a parsed file star-imports (their ``__all__`` decides)."""
         out: set[str] = set()
-        for facts in self.facts.values():
+        for facts in self.store.facts.values():
             for fact in facts.imports:
                 if (
                     fact.name == "*"
-                    and fact.module in self.packages
-                    and not self._seals(fact.module)
+                    and fact.module in self.store.packages
+                    and not self.store.seals(fact.module)
                 ):  # those come from the libcst pass
-                    out.add(self.modules[fact.module])
+                    out.add(self.store.modules[fact.module])
         return out
 
     def _candidates(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
@@ -696,10 +413,10 @@ class _Run:
         words = {m.rpartition(".")[2].encode() for m in hop}
         out: set[str] = set()
         for module in self.closure(self._clean(b, hop), b):
-            path = self.modules[module]
-            if path in self.facts or self.screens[path].error is not None:
+            path = self.store.modules[module]
+            if path in self.store.facts or self.store.screens[path].error is not None:
                 continue
-            if module in self.unscanned:
+            if module in self.store.unscanned:
                 out.add(path)
                 continue
             checked = self._words_checked.get(path)
@@ -708,19 +425,19 @@ class _Run:
                 continue
             # Read again only when there is something new to ask, and kept only while asked:
             # the closure of an upstream module can hold much of a tree.
-            item = _text.load(self.by_path[path], self.config.max_file_bytes)
+            item = _text.load(self.store.by_path[path], self.config.max_file_bytes)
             if item.error is not None:
                 continue
             if checked is None and (
                 _text.may_import_dynamically(item.scan) or _text.star_import(item.scan)
             ):
                 out.add(path)
-                self.items[path] = item
+                self.store.items[path] = item
                 continue
             self._words_checked.setdefault(path, set()).update(fresh)
             if not item.tokens().isdisjoint(fresh):
                 out.add(path)
-                self.items[path] = item
+                self.store.items[path] = item
         return out
 
     def _on_chains(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
@@ -731,8 +448,8 @@ class _Run:
         for start in {m for u in self._upstream(b) for m in (u, *ancestors(u)) if m in hop}:
             node: str | None = start
             while node is not None:
-                path = self.modules[node]
-                if path not in self.facts and self.screens[path].error is None:
+                path = self.store.modules[node]
+                if path not in self.store.facts and self.store.screens[path].error is None:
                     out.add(path)
                 node = hop[node]
         return out
@@ -745,42 +462,46 @@ class _Run:
         # what the fixpoint asks for: the reverse-dependency graph never runs through a sealed
         # module, so the fixpoint does not wait for their facts.
         sealed = self._load_sealed()
-        pass_ = _SealedPass(self, sealed)
+        pass_ = SealedPass(self.store, sealed)
         try:
-            self._screen_all()
-            exact = self._scan()
+            self.store.screen_all()
+            exact = self.store.scan_tree()
             self._fixpoint(exact)
         finally:
             pass_.finish()
-        self._parse(sealed)  # whatever the process could not answer, parsed here
+        self.store.parse(sealed)  # whatever the process could not answer, parsed here
         self._fixpoint(set())
         self._close()
         per_file: dict[str, list[Finding]] = {}
         for b in self.config.boundaries:
             self._judge(b, per_file)
-        return self._report(per_file), self.new_facts
+        return self._report(per_file), self.store.new_facts
 
     def _load_sealed(self) -> list[str]:
         """Read the sealed modules' files (their text goes to the libcst pass)."""
-        sealed = sorted(path for module, path in self.modules.items() if self._seals(module))
+        sealed = sorted(
+            path for module, path in self.store.modules.items() if self.store.seals(module)
+        )
         for path in sealed:
-            self.items[path] = _text.load(self.by_path[path], self.config.max_file_bytes)
-        return [path for path in sealed if self.items[path].error is None]
+            self.store.items[path] = _text.load(
+                self.store.by_path[path], self.config.max_file_bytes
+            )
+        return [path for path in sealed if self.store.items[path].error is None]
 
     def _close(self) -> None:
         """ST404's closures. They parse the modules on their chains; what those show may
         change the graph, so the fixpoint runs again until neither parses anything new."""
         while True:
-            before = len(self.facts)
+            before = len(self.store.facts)
             self.closures = {
                 (b.name, m): self._closure_edges(m, b)
                 for b in self.config.boundaries
                 if b.closure
-                for m in sorted(self.modules)
+                for m in sorted(self.store.modules)
                 if b.seals(m)
             }
             self._fixpoint(set())
-            if len(self.facts) == before:
+            if len(self.store.facts) == before:
                 return
 
     def _judge(self, b: Boundary, per_file: dict[str, list[Finding]]) -> None:
@@ -788,45 +509,47 @@ class _Run:
         upstream modules that cause a reverse dependency, and the reached modules."""
         hop = self.reach(b)
         causes = self._root_causes(b, hop)
-        first_party = frozenset(self.modules)
-        for path, facts in list(self.facts.items()):
-            module = self.by_path[path].module
+        first_party = frozenset(self.store.modules)
+        for path, facts in list(self.store.facts.items()):
+            module = self.store.by_path[path].module
             if module is None or facts.error is not None or not self._is_selected(path):
                 continue
-            if self.modules.get(module) != path:
+            if self.store.modules.get(module) != path:
                 continue
             if b.seals(module):
                 closure = self.closures.get((b.name, module), ())
-                ctx = RuleContext(path, module, facts, b, "boundary", self._text_of(path))
+                ctx = RuleContext(path, module, facts, b, "boundary", self.store.text_of(path))
                 ctx = dataclasses.replace(
-                    ctx, first_party=first_party, closure=closure, kind_of=self.kind_of
+                    ctx, first_party=first_party, closure=closure, kind_of=self.store.kind_of
                 )
             elif b.is_upstream(module):
                 edges = self._cause_edges(module, b, hop, causes.get(module))
                 ctx = RuleContext(
-                    path, module, facts, b, "upstream", self._text_of(path), edges, first_party
+                    path, module, facts, b, "upstream", self.store.text_of(path), edges, first_party
                 )
             else:
                 continue
             self._run_rules(per_file, ctx)
         for package, affected in causes.items():
-            path = self.modules[package]
-            package_facts = self.facts.get(path)
+            path = self.store.modules[package]
+            package_facts = self.store.facts.get(path)
             if b.is_upstream(package) or package_facts is None or package_facts.error is not None:
                 continue
             if not self._is_selected(path):
                 continue
             edges = self._cause_edges(package, b, hop, affected)
             ctx = RuleContext(
-                path, package, package_facts, b, "ancestor", self._text_of(path), edges
+                path, package, package_facts, b, "ancestor", self.store.text_of(path), edges
             )
             self._run_rules(
                 per_file, dataclasses.replace(ctx, first_party=first_party, affected=affected)
             )
         for module, chain in self._reached(b, hop):
-            path = self.modules[module]
+            path = self.store.modules[module]
             if self._is_selected(path):
-                ctx = RuleContext(path, module, self.facts[path], b, "reached", self._text_of(path))
+                ctx = RuleContext(
+                    path, module, self.store.facts[path], b, "reached", self.store.text_of(path)
+                )
                 ctx = dataclasses.replace(ctx, first_party=first_party, reached_from=chain)
                 self._run_rules(per_file, ctx)
 
@@ -834,30 +557,28 @@ class _Run:
         """The engine's own findings (files it could not read or parse) and the rules',
         after suppressions, sorted."""
         result: list[Finding] = []
-        for f in self.files:
+        for f in self.store.files:
             path = f.relpath
             if not self._is_selected(path):
                 continue
-            error = self.screens[path].error or (
-                self.facts[path].error if path in self.facts else None
+            error = self.store.screens[path].error or (
+                self.store.facts[path].error if path in self.store.facts else None
             )
             if error is not None:
                 code, line, col, message = error
                 result.append(Finding(path, line, col, code, message, anchor=message))
-            elif path in self.facts or self.screens[path].marker:
+            elif path in self.store.facts or self.store.screens[path].marker:
                 per_file.setdefault(path, [])
         for path, found in per_file.items():
-            parsed = self.facts.get(path)
+            parsed = self.store.facts.get(path)
             suppressions = parsed.suppressions if parsed is not None else ()
-            if not suppressions and self.screens[path].marker:
-                suppressions = scan_suppressions(self._item(path).decoded())
+            if not suppressions and self.store.screens[path].marker:
+                suppressions = scan_suppressions(self.store.item(path).decoded())
             result.extend(apply_suppressions(path, found, suppressions))
-        checked = sum(1 for f in self.files if self._is_selected(f.relpath))
-        return LintResult(tuple(sort_findings(result)), checked, len(self.facts), False, self.rules)
-
-    def _text_of(self, path: str) -> str | None:
-        item = self.items.get(path)
-        return item.decoded() if item is not None and item.error is None else None
+        checked = sum(1 for f in self.store.files if self._is_selected(f.relpath))
+        return LintResult(
+            tuple(sort_findings(result)), checked, len(self.store.facts), False, self.rules
+        )
 
     def _run_rules(self, per_file: dict[str, list[Finding]], ctx: RuleContext) -> None:
         found = per_file.setdefault(ctx.path, [])
@@ -875,7 +596,7 @@ class _Run:
         parent = self.closure(clean, b)
         out: list[tuple[str, str]] = []
         for module in sorted(parent):
-            facts = self.facts.get(self.modules[module])
+            facts = self.store.facts.get(self.store.modules[module])
             if (
                 facts is None
                 or facts.error is not None
@@ -956,7 +677,7 @@ class _Run:
         by the shortest chain that never passes through ``module`` itself (ties: the first
         line), with the number of other imported modules that reach it too."""
         kinds = reverse_kinds(b)
-        edges = sorted(self.graph.edges(module, kinds), key=lambda e: (e.line, e.column))
+        edges = sorted(self.store.graph.edges(module, kinds), key=lambda e: (e.line, e.column))
         direct = [
             ReverseEdge(e.line, e.column, e.text, (e.target,), kinds=(e.kind.value,))
             for e in edges
@@ -964,7 +685,7 @@ class _Run:
         ]
         if direct:
             # one per import statement (``from m import (a, b)`` is one)
-            facts = self.facts.get(self.modules[module])
+            facts = self.store.facts.get(self.store.modules[module])
             statement = {
                 (f.line, f.column): f.statement or f.line
                 for f in (facts.imports if facts is not None else ())
@@ -1001,7 +722,9 @@ class _Run:
 
     def _step_kinds(self, chain: Sequence[str], kinds: frozenset[EdgeKind]) -> tuple[str, ...]:
         """How each step of ``chain`` runs (see :meth:`ImportGraph.step_kind`)."""
-        return tuple(self.graph.step_kind(a, z, kinds).value for a, z in itertools.pairwise(chain))
+        return tuple(
+            self.store.graph.step_kind(a, z, kinds).value for a, z in itertools.pairwise(chain)
+        )
 
     def _ancestor_packages(
         self, b: Boundary, hop: dict[str, str | None]
@@ -1029,17 +752,17 @@ class _Run:
             out[module] = (f"upstream module {module}", module)
         elif b.is_banned(module):
             out[module] = (f"banned {module}", module)
-        facts = self.facts.get(self.modules[module])
+        facts = self.store.facts.get(self.store.modules[module])
         names: set[str] = set()
         if facts is not None and facts.error is None:
             for fact in facts.imports:
-                external = _longest_external(fact, self.modules)
+                external = _longest_external(fact, self.store.modules)
                 if external and kind_of_import(fact) in kinds:
                     names.add(external)  # ``from numpy import random`` loads numpy.random too
                     if fact.name and fact.name != "*" and _external_submodule(external, fact.name):
                         names.add(f"{external}.{fact.name}")
         elif facts is None:
-            names = set(self.external.get(module, ()))
+            names = set(self.store.external.get(module, ()))
         for name in sorted(n for n in names if n):
             if b.module_is_banned(name) and name not in out:
                 out[name] = (f"banned {name}", module)
@@ -1050,21 +773,21 @@ class _Run:
         its first-party import closure, on a shortest chain. Every module of the closure is
         parsed, so that what it imports (dynamic imports, star imports, imports inside
         functions, ``TYPE_CHECKING``) is exact."""
-        if not b.closure or self.modules.get(sealed) is None:
+        if not b.closure or self.store.modules.get(sealed) is None:
             return ()
         kinds = closure_kinds(b)
         while True:  # every module of the closure parsed: what it imports, exactly
             parent = self.closure([sealed], b, kinds)
             unparsed = {
-                self.modules[m]
+                self.store.modules[m]
                 for m in parent
                 if not b.seals(m)
-                and self.modules[m] not in self.facts
-                and self.screens[self.modules[m]].error is None
+                and self.store.modules[m] not in self.store.facts
+                and self.store.screens[self.store.modules[m]].error is None
             }
             if not unparsed:
                 break
-            self._parse(unparsed)
+            self.store.parse(unparsed)
         while True:
             parent = self.closure([sealed], b, kinds)
             found: dict[str, tuple[str, list[str]]] = {}
@@ -1082,17 +805,19 @@ class _Run:
                         chain.append(name)
                     found[name] = (what, chain)
             unparsed = {
-                self.modules[m]
+                self.store.modules[m]
                 for _, chain in found.values()
                 for m in chain
-                if m in self.modules and self.modules[m] not in self.facts
+                if m in self.store.modules and self.store.modules[m] not in self.store.facts
             }
-            unparsed = {p for p in unparsed if self.screens[p].error is None}
+            unparsed = {p for p in unparsed if self.store.screens[p].error is None}
             if not unparsed:
                 break
-            self._parse(unparsed)
+            self.store.parse(unparsed)
         out: list[ClosureEdge] = []
-        sealed_edges = sorted(self.graph.edges(sealed, kinds), key=lambda e: (e.line, e.column))
+        sealed_edges = sorted(
+            self.store.graph.edges(sealed, kinds), key=lambda e: (e.line, e.column)
+        )
         for _name, (what, chain) in sorted(found.items()):
             if len(chain) < 3:
                 continue  # the sealed module's own import: ST101/ST102 judge it
@@ -1109,76 +834,16 @@ class _Run:
     def _closure_step(self, importer: str, target: str, kinds: frozenset[EdgeKind]) -> str:
         """How the closure step ``importer -> target`` (a module, or an external module)
         runs: the most often running kind among its imports of ``kinds``."""
-        if target in self.modules:
-            return self.graph.step_kind(importer, target, kinds).value
-        facts = self.facts.get(self.modules.get(importer, ""))
+        if target in self.store.modules:
+            return self.store.graph.step_kind(importer, target, kinds).value
+        facts = self.store.facts.get(self.store.modules.get(importer, ""))
         found = [
             kind_of_import(f)
             for f in (facts.imports if facts is not None and facts.error is None else ())
-            if _longest_external(f, self.modules) == target
+            if _longest_external(f, self.store.modules) == target
         ]
         found = [k for k in found if k in kinds] or found
         return min(found, key=lambda k: k.rank, default=EdgeKind.MODULE).value
-
-    # -- ST104: what a first-party name is defined as ----------------------------------------
-    def kind_of(self, qname: str) -> str:
-        """What ``qname`` (``module.name`` of a first-party module) is defined as there:
-        ``function``, ``class``, ``value``, ``module``, ``external:<name>`` (re-exported
-        from a module outside the source roots) or ``unknown``; re-exports and aliases are
-        followed through first-party modules (parsed as needed)."""
-        known = self._kinds.get(qname)
-        if known is None:
-            known = self._kinds[qname] = self._kind_of(qname)
-        return known
-
-    def _kind_of(self, qname: str) -> str:
-        kinds: set[str] = set()
-        seen: set[str] = set()
-        work = [qname]
-        while work and len(seen) < 500:
-            name = work.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            if name in self.modules:
-                kinds.add("module")
-                continue
-            module = longest_module(name, self.modules)
-            if module is None:
-                kinds.add(f"external:{name}")
-                continue
-            first, _, rest = name[len(module) + 1 :].partition(".")
-            tail = f".{rest}" if rest else ""
-            path = self.modules[module]
-            self._parse([path])
-            facts = self.facts.get(path)
-            if facts is None or facts.error is not None:
-                kinds.add("unknown")
-                continue
-            defs: dict[str, list[str]] = facts.extra.get("defs", {})
-            bindings = defs.get(first)
-            if not bindings:  # perhaps bound by a star import
-                stars = [b[5:] for b in defs.get("*", ()) if b.startswith("star:")]
-                work.extend(f"{star}.{first}{tail}" for star in stars)
-                if not stars:
-                    kinds.add("unknown")
-                continue
-            for binding in bindings:
-                tag, _, value = binding.partition(":")
-                if tag in ("function", "class", "value"):
-                    # an attribute of one of those is no name the rule can judge
-                    kinds.add(tag if not rest else "unknown")
-                elif tag in ("import", "module"):
-                    work.append(value + tail)
-                elif tag == "alias":
-                    head, _, after = value.partition(".")
-                    # the alias's head is a name of this same module
-                    work.append(f"{module}.{head}" + (f".{after}" if after else "") + tail)
-        for kind in ("function", "external:", "class", "value", "module"):
-            match = sorted(k for k in kinds if k.startswith(kind))
-            if match:
-                return match[0]
-        return "unknown"
 
     @staticmethod
     def _hop_chain(start: str, hop: dict[str, str | None]) -> list[str]:
