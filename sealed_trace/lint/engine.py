@@ -40,44 +40,34 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import hashlib
-import importlib.machinery
-import itertools
 import json
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sealed_trace.lint import _text
+from sealed_trace.lint._closure import ClosureCheck
 from sealed_trace.lint._files import SourceFile, _excluded, discover
+from sealed_trace.lint._reverse import BoundaryReach, reverse_kinds
 from sealed_trace.lint._store import ENGINE_VERSION, FactStore, SealedPass
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.config import Boundary, LintConfig
-from sealed_trace.lint.facts import ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
 from sealed_trace.lint.import_graph import (
-    EdgeKind,
     ancestors,
-    kind_of_import,
-    longest_module,
 )
-from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, ReverseEdge, Rule, RuleContext
-from sealed_trace.lint.rules.base import marked_chain
+from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, Rule, RuleContext
 from sealed_trace.lint.suppressions import apply_suppressions, scan_suppressions
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
 #: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
 CACHE_FILE = "lint-v1.json"
-#: Dynamic-fact kinds of an import the lint cannot resolve (ST301).
-_HIDDEN_KINDS = frozenset(
-    {"computed-import", "path-import", "hidden-import", "escaped-import", "relative-base"}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +83,6 @@ class LintResult:
     cache_hit: bool
     rules: tuple[Rule, ...] = ()
     seconds: float = 0.0
-
-
-def _longest_external(fact: ImportFact, modules: dict[str, str]) -> str:
-    """The module an import names when it is not first-party ("" when it is, or when it
-    leaves the top package): ``from os import path`` -> ``os``, ``import a.b`` -> ``a.b``."""
-    if not fact.module or longest_module(fact.module, modules) is not None:
-        return ""
-    return fact.module
 
 
 class _Cache:
@@ -138,45 +120,6 @@ class _Cache:
             except OSError:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
-
-
-@functools.lru_cache(maxsize=4096)
-def _external_submodule(package: str, name: str) -> bool:
-    """Whether ``package.name`` (outside the source roots) is a module: a file or package of
-    that name in ``package``'s directory on the interpreter's path (looked up, never
-    imported). A plain module (``datetime.py``) has no submodules. When ``package`` is not on
-    the path at all, a lower-case ``name`` is taken for a module (the convention; classes are
-    capitalised)."""
-    parts = package.split(".")
-    for entry in sys.path:
-        base = os.path.join(entry or ".", *parts)
-        if os.path.isdir(base):
-            return os.path.isfile(os.path.join(base, name, "__init__.py")) or any(
-                os.path.isfile(os.path.join(base, name + suffix)) for suffix in _MODULE_SUFFIXES
-            )
-        if any(os.path.isfile(base + suffix) for suffix in _MODULE_SUFFIXES):
-            return False
-    return name[:1].islower()
-
-
-_MODULE_SUFFIXES = (".py", *importlib.machinery.EXTENSION_SUFFIXES)
-
-
-def _kinds(names: Iterable[str], b: Boundary) -> frozenset[EdgeKind]:
-    kinds = {EdgeKind(n) for n in names}
-    if b.type_checking_imports == "ignore":
-        kinds.discard(EdgeKind.TYPE_CHECKING)
-    return frozenset(kinds)
-
-
-def reverse_kinds(b: Boundary) -> frozenset[EdgeKind]:
-    """The edge kinds that make a dependency for ``b`` (reverse imports and their chains)."""
-    return _kinds(b.reverse_edge_kinds, b)
-
-
-def closure_kinds(b: Boundary) -> frozenset[EdgeKind]:
-    """The edge kinds that load a module for ``b``'s closure (ST404)."""
-    return _kinds(b.closure_edge_kinds, b)
 
 
 def _environment() -> list[object]:
@@ -326,19 +269,6 @@ class _Run:
             self._reach[key] = cached
         return cached
 
-    def closure(
-        self, starts: Iterable[str], b: Boundary, kinds: frozenset[EdgeKind] | None = None
-    ) -> dict[str, str | None]:
-        """Modules ``starts`` load when imported over edges of ``kinds`` (``b``'s reverse
-        kinds by default), their ancestor packages included (breadth first, never into a
-        module ``b`` seals): ``{module: the module it was first reached from}``."""
-        kinds = reverse_kinds(b) if kinds is None else kinds
-        return self.store.graph.closure(starts, kinds, b.seals)
-
-    def chain(self, start: str, b: Boundary, avoid: str = "") -> list[str] | None:
-        """A shortest chain from ``start`` to a module ``b`` seals, not through ``avoid``."""
-        return self.store.graph.shortest_chain(start, b.seals, reverse_kinds(b), avoid)
-
     # -- step 4 ----------------------------------------------------------------------------
     def _upstream(self, b: Boundary) -> list[str]:
         found = self._upstreams.get(b.name)
@@ -353,12 +283,6 @@ class _Run:
         if found is None:
             found = self._sealeds[b.name] = sorted(m for m in self.store.modules if b.seals(m))
         return found
-
-    def _clean(self, b: Boundary, hop: dict[str, str | None]) -> list[str]:
-        """Upstream modules that reach no sealed module, themselves or through an ancestor."""
-        return [
-            u for u in self._upstream(b) if u not in hop and not any(a in hop for a in ancestors(u))
-        ]
 
     def _fixpoint(self, exact: set[str]) -> None:
         first = {self.store.modules[m] for m in exact if m in self.store.modules}
@@ -412,7 +336,8 @@ class _Run:
         the static graph does not show (step 4)."""
         words = {m.rpartition(".")[2].encode() for m in hop}
         out: set[str] = set()
-        for module in self.closure(self._clean(b, hop), b):
+        clean = BoundaryReach(self.store, b, hop, self._upstream(b)).clean()
+        for module in self.store.graph.closure(clean, reverse_kinds(b), b.seals):
             path = self.store.modules[module]
             if path in self.store.facts or self.store.screens[path].error is not None:
                 continue
@@ -491,10 +416,11 @@ class _Run:
     def _close(self) -> None:
         """ST404's closures. They parse the modules on their chains; what those show may
         change the graph, so the fixpoint runs again until neither parses anything new."""
+        closures = ClosureCheck(self.store)
         while True:
             before = len(self.store.facts)
             self.closures = {
-                (b.name, m): self._closure_edges(m, b)
+                (b.name, m): closures.edges(m, b)
                 for b in self.config.boundaries
                 if b.closure
                 for m in sorted(self.store.modules)
@@ -508,7 +434,8 @@ class _Run:
         """Step 5 for one boundary: its sealed and upstream modules, the packages above
         upstream modules that cause a reverse dependency, and the reached modules."""
         hop = self.reach(b)
-        causes = self._root_causes(b, hop)
+        reach = BoundaryReach(self.store, b, hop, self._upstream(b))
+        causes = reach.root_causes()
         first_party = frozenset(self.store.modules)
         for path, facts in list(self.store.facts.items()):
             module = self.store.by_path[path].module
@@ -523,7 +450,7 @@ class _Run:
                     ctx, first_party=first_party, closure=closure, kind_of=self.store.kind_of
                 )
             elif b.is_upstream(module):
-                edges = self._cause_edges(module, b, hop, causes.get(module))
+                edges = reach.cause_edges(module, causes.get(module))
                 ctx = RuleContext(
                     path, module, facts, b, "upstream", self.store.text_of(path), edges, first_party
                 )
@@ -537,14 +464,14 @@ class _Run:
                 continue
             if not self._is_selected(path):
                 continue
-            edges = self._cause_edges(package, b, hop, affected)
+            edges = reach.cause_edges(package, affected)
             ctx = RuleContext(
                 path, package, package_facts, b, "ancestor", self.store.text_of(path), edges
             )
             self._run_rules(
                 per_file, dataclasses.replace(ctx, first_party=first_party, affected=affected)
             )
-        for module, chain in self._reached(b, hop):
+        for module, chain in reach.reached():
             path = self.store.modules[module]
             if self._is_selected(path):
                 ctx = RuleContext(
@@ -585,274 +512,6 @@ class _Run:
         for rule in self.rules:
             if ctx.role in rule.roles:
                 found.extend(self._check(rule, ctx))
-
-    def _reached(self, b: Boundary, hop: dict[str, str | None]) -> list[tuple[str, str]]:
-        """Parsed modules in the clean upstream modules' forward closure, outside ``b`` and
-        its upstream, with a dynamic import the lint cannot resolve: ``(module, a shortest
-        chain from an upstream module loading it)``."""
-        clean = self._clean(b, hop)
-        if not clean:
-            return []
-        parent = self.closure(clean, b)
-        out: list[tuple[str, str]] = []
-        for module in sorted(parent):
-            facts = self.store.facts.get(self.store.modules[module])
-            if (
-                facts is None
-                or facts.error is not None
-                or b.is_upstream(module)
-                or not any(f.kind in _HIDDEN_KINDS for f in facts.dynamics)
-            ):
-                continue
-            chain = [module]
-            while (up := parent[chain[-1]]) is not None:
-                chain.append(up)
-            chain.reverse()
-            out.append((module, marked_chain(chain, self._step_kinds(chain, reverse_kinds(b)))))
-        return out
-
-    def _root_causes(self, b: Boundary, hop: dict[str, str | None]) -> dict[str, tuple[str, ...]]:
-        """One reverse dependency, one finding: ``{cause: the upstream modules it makes reach
-        the sealed module}``. The cause of an upstream module that reaches the sealed module
-        (itself, or through a package above it, which runs first) is the last module on its
-        shortest chain that is upstream or a package above upstream modules: the import there
-        is what to fix, and every upstream module behind it is reported with it."""
-        reporting = {u for u in self._upstream(b) if u in hop}
-        reporting.update(self._ancestor_packages(b, hop))
-        causes: dict[str, list[str]] = {}
-        for upstream in self._upstream(b):
-            start = self._chain_start(upstream, hop)
-            if start is None:
-                continue
-            cause, node = start, hop[start]
-            while node is not None:
-                if node in reporting:
-                    cause = node
-                node = hop[node]
-            causes.setdefault(cause, []).append(upstream)
-        return {c: tuple(sorted(u, key=lambda m: (m != c, m))) for c, u in sorted(causes.items())}
-
-    @staticmethod
-    def _chain_start(module: str, hop: dict[str, str | None]) -> str | None:
-        """Where ``module``'s chain to the sealed module starts: itself when it reaches the
-        sealed module, else the outermost package above it that does (None: neither)."""
-        if module in hop:
-            return module
-        return next((a for a in ancestors(module) if a in hop), None)
-
-    def _cause_edges(
-        self,
-        module: str,
-        b: Boundary,
-        hop: dict[str, str | None],
-        affected: tuple[str, ...] | None,
-    ) -> tuple[ReverseEdge, ...]:
-        """The reverse-dependency edges of a cause (:meth:`_root_causes`; none for a module
-        that is not one), the first carrying the upstream modules it affects and the shortest
-        chain of each."""
-        if affected is None:
-            return ()
-        edges = self._reverse_edges(module, b, hop)
-        if not edges:
-            return ()
-        kinds = reverse_kinds(b)
-        first = edges[0]
-        chains: list[str] = [marked_chain((module, *first.chain), first.kinds)]
-        for upstream in affected:
-            start = self._chain_start(upstream, hop)
-            if upstream == module or start is None:
-                continue
-            chain = [upstream, *([] if start == upstream else [start])]
-            while (nxt := hop[chain[-1]]) is not None:
-                chain.append(nxt)
-            chains.append(marked_chain(chain, self._step_kinds(chain, kinds)))
-        first = dataclasses.replace(first, affected=affected, chains=tuple(chains))
-        return (first, *edges[1:])
-
-    def _reverse_edges(
-        self, module: str, b: Boundary, hop: dict[str, str | None]
-    ) -> tuple[ReverseEdge, ...]:
-        """An upstream module's reverse dependencies: every import site of a sealed module
-        (chain of length 1), else one edge: the import whose target reaches the sealed module
-        by the shortest chain that never passes through ``module`` itself (ties: the first
-        line), with the number of other imported modules that reach it too."""
-        kinds = reverse_kinds(b)
-        edges = sorted(self.store.graph.edges(module, kinds), key=lambda e: (e.line, e.column))
-        direct = [
-            ReverseEdge(e.line, e.column, e.text, (e.target,), kinds=(e.kind.value,))
-            for e in edges
-            if b.seals(e.target)
-        ]
-        if direct:
-            # one per import statement (``from m import (a, b)`` is one)
-            facts = self.store.facts.get(self.store.modules[module])
-            statement = {
-                (f.line, f.column): f.statement or f.line
-                for f in (facts.imports if facts is not None else ())
-            }
-            unique: dict[int, ReverseEdge] = {}
-            for edge in direct:
-                unique.setdefault(statement.get((edge.line, edge.column), edge.line), edge)
-            return tuple(unique.values())
-        best: tuple[int, int, int, ReverseEdge] | None = None
-        reaching: set[str] = set()
-        for target, line, col, text in ((e.target, e.line, e.column, e.text) for e in edges):
-            if target not in hop or target in reaching:
-                continue
-            chain = self._hop_chain(target, hop)
-            if module in chain:
-                avoided = self.chain(target, b, avoid=module)
-                if avoided is None:
-                    continue  # reaches the sealed module only through ``module`` itself
-                chain = avoided
-            reaching.add(target)
-            steps = self._step_kinds([module, *chain], kinds)
-            candidate = (
-                len(chain),
-                line,
-                col,
-                ReverseEdge(line, col, text, tuple(chain), 0, steps),
-            )
-            if best is None or candidate[:3] < best[:3]:
-                best = candidate
-        if best is None:
-            return ()
-        edge = best[3]
-        return (dataclasses.replace(edge, others=len(reaching) - 1),)
-
-    def _step_kinds(self, chain: Sequence[str], kinds: frozenset[EdgeKind]) -> tuple[str, ...]:
-        """How each step of ``chain`` runs (see :meth:`ImportGraph.step_kind`)."""
-        return tuple(
-            self.store.graph.step_kind(a, z, kinds).value for a, z in itertools.pairwise(chain)
-        )
-
-    def _ancestor_packages(
-        self, b: Boundary, hop: dict[str, str | None]
-    ) -> dict[str, tuple[str, ...]]:
-        """Packages above upstream modules, themselves neither sealed nor upstream, that
-        reach ``b``'s sealed module: ``{package: the upstream modules below it}``."""
-        out: dict[str, list[str]] = {}
-        for upstream in self._upstream(b):
-            for package in ancestors(upstream):
-                if package in hop and not b.seals(package) and not b.is_upstream(package):
-                    out.setdefault(package, []).append(upstream)
-        return {p: tuple(sorted(u)) for p, u in sorted(out.items())}
-
-    # -- ST404: the sealed module's import closure ---------------------------------------------
-    def _closure_offences(
-        self, module: str, b: Boundary, kinds: frozenset[EdgeKind]
-    ) -> dict[str, tuple[str, str]]:
-        """What one module of the closure loads against ``b``'s policy, whole modules only:
-        ``{offending module: (description, importing module)}`` (the module itself when it
-        is the offence). ``from X import n`` loads ``X``, and ``X.n`` only when that is a
-        module (:func:`_external_submodule`): a class or function of an allowed module
-        (``from types import FunctionType``) loads nothing more."""
-        out: dict[str, tuple[str, str]] = {}
-        if b.is_upstream(module) and not b.allows_import(module):
-            out[module] = (f"upstream module {module}", module)
-        elif b.is_banned(module):
-            out[module] = (f"banned {module}", module)
-        facts = self.store.facts.get(self.store.modules[module])
-        names: set[str] = set()
-        if facts is not None and facts.error is None:
-            for fact in facts.imports:
-                external = _longest_external(fact, self.store.modules)
-                if external and kind_of_import(fact) in kinds:
-                    names.add(external)  # ``from numpy import random`` loads numpy.random too
-                    if fact.name and fact.name != "*" and _external_submodule(external, fact.name):
-                        names.add(f"{external}.{fact.name}")
-        elif facts is None:
-            names = set(self.store.external.get(module, ()))
-        for name in sorted(n for n in names if n):
-            if b.module_is_banned(name) and name not in out:
-                out[name] = (f"banned {name}", module)
-        return out
-
-    def _closure_edges(self, sealed: str, b: Boundary) -> tuple[ClosureEdge, ...]:
-        """ST404 for one sealed module (boundaries with ``closure = true``): each offence of
-        its first-party import closure, on a shortest chain. Every module of the closure is
-        parsed, so that what it imports (dynamic imports, star imports, imports inside
-        functions, ``TYPE_CHECKING``) is exact."""
-        if not b.closure or self.store.modules.get(sealed) is None:
-            return ()
-        kinds = closure_kinds(b)
-        while True:  # every module of the closure parsed: what it imports, exactly
-            parent = self.closure([sealed], b, kinds)
-            unparsed = {
-                self.store.modules[m]
-                for m in parent
-                if not b.seals(m)
-                and self.store.modules[m] not in self.store.facts
-                and self.store.screens[self.store.modules[m]].error is None
-            }
-            if not unparsed:
-                break
-            self.store.parse(unparsed)
-        while True:
-            parent = self.closure([sealed], b, kinds)
-            found: dict[str, tuple[str, list[str]]] = {}
-            for module in parent:  # breadth-first order: the first chain is a shortest one
-                if b.seals(module):
-                    continue
-                for name, (what, owner) in self._closure_offences(module, b, kinds).items():
-                    if name in found:
-                        continue
-                    chain = [owner]
-                    while (up := parent[chain[-1]]) is not None:
-                        chain.append(up)
-                    chain.reverse()
-                    if name != owner:
-                        chain.append(name)
-                    found[name] = (what, chain)
-            unparsed = {
-                self.store.modules[m]
-                for _, chain in found.values()
-                for m in chain
-                if m in self.store.modules and self.store.modules[m] not in self.store.facts
-            }
-            unparsed = {p for p in unparsed if self.store.screens[p].error is None}
-            if not unparsed:
-                break
-            self.store.parse(unparsed)
-        out: list[ClosureEdge] = []
-        sealed_edges = sorted(
-            self.store.graph.edges(sealed, kinds), key=lambda e: (e.line, e.column)
-        )
-        for _name, (what, chain) in sorted(found.items()):
-            if len(chain) < 3:
-                continue  # the sealed module's own import: ST101/ST102 judge it
-            first = next((e for e in sealed_edges if e.target == chain[1]), None)
-            line, col, text = (
-                (first.line, first.column, first.text)
-                if first
-                else (1, 1, f"its package {chain[1]} runs first")
-            )
-            steps = tuple(self._closure_step(a, z, kinds) for a, z in itertools.pairwise(chain))
-            out.append(ClosureEdge(line, col, text, what, tuple(chain), steps))
-        return tuple(out)
-
-    def _closure_step(self, importer: str, target: str, kinds: frozenset[EdgeKind]) -> str:
-        """How the closure step ``importer -> target`` (a module, or an external module)
-        runs: the most often running kind among its imports of ``kinds``."""
-        if target in self.store.modules:
-            return self.store.graph.step_kind(importer, target, kinds).value
-        facts = self.store.facts.get(self.store.modules.get(importer, ""))
-        found = [
-            kind_of_import(f)
-            for f in (facts.imports if facts is not None and facts.error is None else ())
-            if _longest_external(f, self.store.modules) == target
-        ]
-        found = [k for k in found if k in kinds] or found
-        return min(found, key=lambda k: k.rank, default=EdgeKind.MODULE).value
-
-    @staticmethod
-    def _hop_chain(start: str, hop: dict[str, str | None]) -> list[str]:
-        chain = [start]
-        node = hop[start]
-        while node is not None:
-            chain.append(node)
-            node = hop[node]
-        return chain
 
     def _check(self, rule: Rule, ctx: RuleContext) -> list[Finding]:
         try:

@@ -35,6 +35,7 @@ __all__ = [
     "ancestors",
     "edges_from_facts",
     "kind_of_import",
+    "kinds_from_policy",
     "longest_module",
 ]
 
@@ -86,6 +87,15 @@ class Edge:
     def runs_on_import(self) -> bool:
         """Whether this import runs when the importing module is imported."""
         return self.kind is EdgeKind.MODULE
+
+
+def kinds_from_policy(names: Iterable[str], ignore_type_checking: bool) -> frozenset[EdgeKind]:
+    """The kinds a policy names (``"module"``, ``"function"``, ...), without
+    ``type-checking`` when the policy ignores ``TYPE_CHECKING`` imports."""
+    kinds = {EdgeKind(name) for name in names}
+    if ignore_type_checking:
+        kinds.discard(EdgeKind.TYPE_CHECKING)
+    return frozenset(kinds)
 
 
 def kind_of_import(fact: ImportFact) -> EdgeKind:
