@@ -106,48 +106,12 @@ class ClosureCheck:
         if not b.closure or self.store.modules.get(sealed) is None:
             return ()
         kinds = closure_kinds(b)
-        while True:  # every module of the closure parsed: what it imports, exactly
-            parent = self.store.graph.closure([sealed], kinds, b.seals)
-            unparsed = {
-                self.store.modules[m]
-                for m in parent
-                if not b.seals(m)
-                and self.store.modules[m] not in self.store.facts
-                and self.store.screens[self.store.modules[m]].error is None
-            }
-            if not unparsed:
-                break
-            self.store.parse(unparsed)
-        while True:
-            parent = self.store.graph.closure([sealed], kinds, b.seals)
-            found: dict[str, tuple[str, list[str]]] = {}
-            for module in parent:  # breadth-first order: the first chain is a shortest one
-                if b.seals(module):
-                    continue
-                for name, (what, owner) in self._offences(module, b, kinds).items():
-                    if name in found:
-                        continue
-                    chain = [owner]
-                    while (up := parent[chain[-1]]) is not None:
-                        chain.append(up)
-                    chain.reverse()
-                    if name != owner:
-                        chain.append(name)
-                    found[name] = (what, chain)
-            unparsed = {
-                self.store.modules[m]
-                for _, chain in found.values()
-                for m in chain
-                if m in self.store.modules and self.store.modules[m] not in self.store.facts
-            }
-            unparsed = {p for p in unparsed if self.store.screens[p].error is None}
-            if not unparsed:
-                break
-            self.store.parse(unparsed)
-        out: list[ClosureEdge] = []
+        parent = self._parsed_closure(sealed, b, kinds)
+        found = self._offending_chains(parent, b, kinds)
         sealed_edges = sorted(
             self.store.graph.edges(sealed, kinds), key=lambda e: (e.line, e.column)
         )
+        out: list[ClosureEdge] = []
         for _name, (what, chain) in sorted(found.items()):
             if len(chain) < 3:
                 continue  # the sealed module's own import: ST101/ST102 judge it
@@ -160,6 +124,45 @@ class ClosureCheck:
             steps = tuple(self._step(a, z, kinds) for a, z in itertools.pairwise(chain))
             out.append(ClosureEdge(line, col, text, what, tuple(chain), steps))
         return tuple(out)
+
+    def _parsed_closure(
+        self, sealed: str, b: Boundary, kinds: frozenset[EdgeKind]
+    ) -> dict[str, str | None]:
+        """The closure (:meth:`.import_graph.ImportGraph.closure`) once every module of it
+        is parsed: what each imports, exactly."""
+        modules = self.store.modules
+        while True:
+            parent = self.store.graph.closure([sealed], kinds, b.seals)
+            unparsed = {
+                modules[m]
+                for m in parent
+                if not b.seals(m)
+                and modules[m] not in self.store.facts
+                and self.store.screens[modules[m]].error is None
+            }
+            if not unparsed:
+                return parent
+            self.store.parse(unparsed)
+
+    def _offending_chains(
+        self, parent: dict[str, str | None], b: Boundary, kinds: frozenset[EdgeKind]
+    ) -> dict[str, tuple[str, list[str]]]:
+        """``{offending module: (what it is, the chain from the sealed module to it)}``."""
+        found: dict[str, tuple[str, list[str]]] = {}
+        for module in parent:  # breadth-first order: the first chain is a shortest one
+            if b.seals(module):
+                continue
+            for name, (what, owner) in self._offences(module, b, kinds).items():
+                if name in found:
+                    continue
+                chain = [owner]
+                while (up := parent[chain[-1]]) is not None:
+                    chain.append(up)
+                chain.reverse()
+                if name != owner:
+                    chain.append(name)
+                found[name] = (what, chain)
+        return found
 
     def _step(self, importer: str, target: str, kinds: frozenset[EdgeKind]) -> str:
         """How the closure step ``importer -> target`` (a module, or an external module)

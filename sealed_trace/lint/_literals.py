@@ -224,13 +224,8 @@ class Literals:
         if depth > _MAX_DEPTH:
             return None
         step = depth + 1
-        if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
-            return _union(self._values(e, guards, step, seen) for e in expr.elts)
-        if isinstance(expr, ast.Dict):
-            part = expr.values if lookup else expr.keys
-            if any(k is None for k in expr.keys):  # ``{**other}``
-                return None
-            return _union(self._values(e, guards, step, seen) for e in part if e is not None)
+        if isinstance(expr, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+            return self._display(expr, guards, step, seen, lookup)
         if isinstance(expr, ast.Name) and expr.id not in guards and expr.id not in seen:
             bindings = self.bindings.get(expr.id)
             if not bindings or any(b.value is None for b in bindings):
@@ -242,13 +237,38 @@ class Literals:
                 if b.value is not None
             )
         if isinstance(expr, ast.Call) and not lookup:
-            func = expr.func
-            if isinstance(func, ast.Name) and func.id in _SAME_ELEMENTS and len(expr.args) == 1:
-                return self._elements(expr.args[0], guards, step, seen)
-            for method, which in (("keys", 0), ("values", 1)):
-                owner = _method_of(expr, method)
-                if owner is not None:
-                    return self._dict_part(owner, which, guards, step, seen)
+            return self._call_elements(expr, guards, step, seen)
+        return None
+
+    def _display(
+        self,
+        expr: ast.Tuple | ast.List | ast.Set | ast.Dict,
+        guards: dict[str, ast.expr],
+        depth: int,
+        seen: frozenset[str],
+        lookup: bool,
+    ) -> _Values:
+        """The elements of a literal tuple, list or set; a literal dict's keys (its values
+        when ``lookup``)."""
+        if not isinstance(expr, ast.Dict):
+            return _union(self._values(e, guards, depth, seen) for e in expr.elts)
+        if any(k is None for k in expr.keys):  # ``{**other}``
+            return None
+        part = expr.values if lookup else expr.keys
+        return _union(self._values(e, guards, depth, seen) for e in part if e is not None)
+
+    def _call_elements(
+        self, call: ast.Call, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+    ) -> _Values:
+        """``sorted(X)`` and the like give ``X``'s elements; ``D.keys()`` / ``D.values()`` a
+        literal dict's keys / values."""
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in _SAME_ELEMENTS and len(call.args) == 1:
+            return self._elements(call.args[0], guards, depth, seen)
+        for method, which in (("keys", 0), ("values", 1)):
+            owner = _method_of(call, method)
+            if owner is not None:
+                return self._dict_part(owner, which, guards, depth, seen)
         return None
 
     def _dict_part(

@@ -350,45 +350,48 @@ class FactStore:
         work = [qname]
         while work and len(seen) < 500:
             name = work.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            if name in self.modules:
-                kinds.add("module")
-                continue
-            module = longest_module(name, self.modules)
-            if module is None:
-                kinds.add(f"external:{name}")
-                continue
-            first, _, rest = name[len(module) + 1 :].partition(".")
-            tail = f".{rest}" if rest else ""
-            path = self.modules[module]
-            self.parse([path])
-            facts = self.facts.get(path)
-            if facts is None or facts.error is not None:
-                kinds.add("unknown")
-                continue
-            defs: dict[str, list[str]] = facts.extra.get("defs", {})
-            bindings = defs.get(first)
-            if not bindings:  # perhaps bound by a star import
-                stars = [b[5:] for b in defs.get("*", ()) if b.startswith("star:")]
-                work.extend(f"{star}.{first}{tail}" for star in stars)
-                if not stars:
-                    kinds.add("unknown")
-                continue
-            for binding in bindings:
-                tag, _, value = binding.partition(":")
-                if tag in ("function", "class", "value"):
-                    # an attribute of one of those is no name the rule can judge
-                    kinds.add(tag if not rest else "unknown")
-                elif tag in ("import", "module"):
-                    work.append(value + tail)
-                elif tag == "alias":
-                    head, _, after = value.partition(".")
-                    # the alias's head is a name of this same module
-                    work.append(f"{module}.{head}" + (f".{after}" if after else "") + tail)
+            if name not in seen:
+                seen.add(name)
+                found, more = self._definition(name)
+                kinds |= found
+                work.extend(more)
         for kind in ("function", "external:", "class", "value", "module"):
             match = sorted(k for k in kinds if k.startswith(kind))
             if match:
                 return match[0]
         return "unknown"
+
+    def _definition(self, name: str) -> tuple[set[str], list[str]]:
+        """What ``name`` is bound to in its first-party module: the kinds found there, and
+        the names it is bound through (re-exports, star imports, aliases) to follow."""
+        if name in self.modules:
+            return {"module"}, []
+        module = longest_module(name, self.modules)
+        if module is None:
+            return {f"external:{name}"}, []
+        first, _, rest = name[len(module) + 1 :].partition(".")
+        tail = f".{rest}" if rest else ""
+        path = self.modules[module]
+        self.parse([path])
+        facts = self.facts.get(path)
+        if facts is None or facts.error is not None:
+            return {"unknown"}, []
+        defs: dict[str, list[str]] = facts.extra.get("defs", {})
+        bindings = defs.get(first)
+        if not bindings:  # perhaps bound by a star import
+            stars = [b[5:] for b in defs.get("*", ()) if b.startswith("star:")]
+            return (set() if stars else {"unknown"}), [f"{s}.{first}{tail}" for s in stars]
+        kinds: set[str] = set()
+        more: list[str] = []
+        for binding in bindings:
+            tag, _, value = binding.partition(":")
+            if tag in ("function", "class", "value"):
+                # an attribute of one of those is no name the rule can judge
+                kinds.add(tag if not rest else "unknown")
+            elif tag in ("import", "module"):
+                more.append(value + tail)
+            elif tag == "alias":
+                head, _, after = value.partition(".")
+                # the alias's head is a name of this same module
+                more.append(f"{module}.{head}" + (f".{after}" if after else "") + tail)
+        return kinds, more

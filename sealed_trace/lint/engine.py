@@ -161,16 +161,7 @@ def lint(
     started = time.perf_counter()
     del jobs
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
-    files = list(config.files) or discover(config.root, config.source_roots, (), ())
-    selected: set[str] | None = None
-    if paths:
-        chosen = discover(config.root, (), tuple(paths), config.exclude)
-        selected = {f.relpath for f in chosen}
-        known = {f.relpath for f in files}
-        files += [f for f in chosen if f.relpath not in known]
-    if config.exclude:  # excluded files are in the graph, never reported
-        reported = selected if selected is not None else {f.relpath for f in files}
-        selected = {p for p in reported if not _excluded(p, config.exclude)}
+    files, selected = _files_of(config, paths)
     cache = _Cache(config.cache_dir if use_cache else None)
     env = _environment() if rule_loader is not None else []
     run_key = hashlib.sha256(
@@ -179,26 +170,10 @@ def lint(
         ).encode()
     ).hexdigest()
     fingerprints = {f.relpath: [*f.fingerprint, f.problem or ""] for f in files}
-    run = cache.data.get("run")
-    if (
-        isinstance(run, dict)
-        and run.get("key") == run_key
-        and run.get("fingerprints") == fingerprints
-        and isinstance(run.get("findings"), list)
-    ):
-        with contextlib.suppress(KeyError, TypeError, ValueError):
-            cached = tuple(Finding.from_dict(d) for d in run["findings"])
-            for info in run.get("plugin_rules", []):
-                with contextlib.suppress(ValueError):
-                    register_rule_info(RuleInfo(*info))
-            return LintResult(
-                cached,
-                len(fingerprints if selected is None else selected),
-                0,
-                True,
-                rules,
-                time.perf_counter() - started,
-            )
+    cached = _warm(cache, run_key, fingerprints)
+    if cached is not None:
+        checked = len(fingerprints if selected is None else selected)
+        return LintResult(cached, checked, 0, True, rules, time.perf_counter() - started)
     plugin_rules: tuple[Rule, ...] = tuple(rule_loader()) if rule_loader is not None else ()
     rules = (*rules, *plugin_rules)
     result, new_facts = _Run(config, files, selected, rules, cache.facts(), on_parse).execute()
@@ -213,14 +188,46 @@ def lint(
         },
         new_facts,
     )
-    return LintResult(
-        result.findings,
-        result.checked,
-        result.parsed,
-        False,
-        result.rules,
-        time.perf_counter() - started,
-    )
+    return dataclasses.replace(result, seconds=time.perf_counter() - started)
+
+
+def _files_of(config: LintConfig, paths: Sequence[str]) -> tuple[list[SourceFile], set[str] | None]:
+    """Every file of the source roots (and of ``paths`` outside them), and the relpaths to
+    report (None: all)."""
+    files = list(config.files) or discover(config.root, config.source_roots, (), ())
+    selected: set[str] | None = None
+    if paths:
+        chosen = discover(config.root, (), tuple(paths), config.exclude)
+        selected = {f.relpath for f in chosen}
+        known = {f.relpath for f in files}
+        files += [f for f in chosen if f.relpath not in known]
+    if config.exclude:  # excluded files are in the graph, never reported
+        reported = selected if selected is not None else {f.relpath for f in files}
+        selected = {p for p in reported if not _excluded(p, config.exclude)}
+    return files, selected
+
+
+def _warm(
+    cache: _Cache, run_key: str, fingerprints: dict[str, list[object]]
+) -> tuple[Finding, ...] | None:
+    """The previous run's findings when nothing changed since (step 6), its plugin rules
+    registered; None otherwise."""
+    run = cache.data.get("run")
+    if not (
+        isinstance(run, dict)
+        and run.get("key") == run_key
+        and run.get("fingerprints") == fingerprints
+        and isinstance(run.get("findings"), list)
+    ):
+        return None
+    try:
+        cached = tuple(Finding.from_dict(d) for d in run["findings"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    for info in run.get("plugin_rules", []):
+        with contextlib.suppress(ValueError, TypeError):
+            register_rule_info(RuleInfo(*info))
+    return cached
 
 
 class _Run:
@@ -284,22 +291,31 @@ class _Run:
             found = self._sealeds[b.name] = sorted(m for m in self.store.modules if b.seals(m))
         return found
 
-    def _fixpoint(self, exact: set[str]) -> None:
-        first = {self.store.modules[m] for m in exact if m in self.store.modules}
+    def _first(self, exact: set[str]) -> set[str]:
+        """What step 4 parses first: ``exact`` (modules the scan could not judge), upstream
+        modules and their packages, and the allowed modules the sealed modules import (what
+        ST104 asks about)."""
+        modules = self.store.modules
+        first = {modules[m] for m in exact if m in modules}
         for b in self.config.boundaries:
             for u in self._upstream(b):
-                first.add(self.store.modules[u])
-                first.update(self.store.modules[a] for a in ancestors(u) if a in self.store.modules)
-        for b in self.config.boundaries:  # what ST104 asks about: the allowed modules used
-            for sealed in (m for m in self.store.modules if b.seals(m)):
+                first.add(modules[u])
+                first.update(modules[a] for a in ancestors(u) if a in modules)
+            for sealed in self._sealed(b):
                 first.update(
-                    self.store.modules[e.target]
+                    modules[e.target]
                     for e in self.store.edges(sealed)
                     if b.allows_import(e.target) and not b.seals(e.target)
                 )
+        return first
+
+    def _fixpoint(self, exact: set[str]) -> None:
+        """Step 4: parse where a verdict can change, until nothing new is asked for."""
         # Sealed modules come from the libcst pass (their edges never extend the graph).
         self.store.parse(
-            p for p in first if not self.store.seals(self.store.by_path[p].module or "")
+            p
+            for p in self._first(exact)
+            if not self.store.seals(self.store.by_path[p].module or "")
         )
         while True:
             need = self._star_sources()
