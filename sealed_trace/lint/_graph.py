@@ -160,6 +160,8 @@ _TYPING = ("typing", "typing_extensions")
 _MAX_PARTS = 24
 _BUILTINS = frozenset({"__import__", "getattr", "vars"})
 _Guard = tuple[ast.expr, ...]
+#: A node of the walk, whether it is under ``TYPE_CHECKING``, and where it runs.
+_Item = tuple[ast.AST, bool, str]
 
 
 def _literal(node: ast.expr | None) -> str | None:
@@ -336,98 +338,120 @@ class _Visitor:
     def run(self, tree: ast.Module) -> None:
         """Walk ``tree`` once (iteratively: no recursion limit), then resolve references."""
         self.tree = tree
-        refs: list[tuple[ast.expr, int, int, bool]] = []
+        refs, calls = self._walk(tree, _TypeChecking(tree, "\n".join(self.lines)))
+        self._bind_aliases()
+        self._references(refs, {id(call.func) for call, _, _ in calls})
+        for call, tc, where in calls:
+            self.where = where
+            self._call(call, tc)
+        self.where = ""
+
+    def _walk(
+        self, tree: ast.Module, guard: _TypeChecking
+    ) -> tuple[list[tuple[ast.expr, bool]], list[tuple[ast.Call, bool, str]]]:
+        """Record imports and assignments; return the references (with whether they are
+        under ``TYPE_CHECKING``) and the calls (and where they run), judged once every
+        import is bound."""
+        refs: list[tuple[ast.expr, bool]] = []
         calls: list[tuple[ast.Call, bool, str]] = []
         # (node, under TYPE_CHECKING, where: "" at module level, "function" inside a function
         # body, "main" under ``if __name__ == "__main__":``)
-        stack: list[tuple[ast.AST, bool, str]] = [(tree, False, "")]
-        guard = _TypeChecking(tree, "\n".join(self.lines))
+        stack: list[_Item] = [(tree, False, "")]
         while stack:
             node, tc, where = stack.pop()
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
-                self._assignment(node)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                self._defaults(node.args)
-                body = node.body if isinstance(node.body, list) else [node.body]
-                stack.extend((child, tc, "function") for child in body)
-                outer: list[ast.expr | None] = [*node.args.defaults, *node.args.kw_defaults]
-                if not isinstance(node, ast.Lambda):
-                    outer += [*node.decorator_list, node.returns]
-                stack.extend((child, tc, where) for child in outer if child is not None)
-                for arg in (
-                    *node.args.posonlyargs,
-                    *node.args.args,
-                    *node.args.kwonlyargs,
-                    node.args.vararg,
-                    node.args.kwarg,
-                ):
-                    if arg is not None and arg.annotation is not None:
-                        stack.append((arg.annotation, tc, where))
-                continue
-            if isinstance(node, ast.If):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                self._function(node, tc, where, stack)
+            elif isinstance(node, ast.If):
                 inside = tc or guard.test(node.test)
                 body_where = "main" if not where and _is_main_guard(node.test) else where
                 stack.extend((child, tc, where) for child in node.orelse)
                 stack.extend((child, inside, body_where) for child in node.body)
                 stack.append((node.test, tc, where))
-                continue
-            if isinstance(node, ast.Import):
+            elif isinstance(node, ast.Import):
                 self._import(node, tc, where)
-                continue
-            if isinstance(node, ast.ImportFrom):
+            elif isinstance(node, ast.ImportFrom):
                 self._import_from(node, tc, where)
-                continue
-            if isinstance(node, (ast.Attribute, ast.Name)):
-                inner: ast.expr = node
-                all_attr = False  # ``sys.modules[__name__].__all__ = ...``: computed
-                while isinstance(inner, ast.Attribute):
-                    all_attr = all_attr or inner.attr == "__all__"
-                    inner = inner.value
-                if all_attr or (isinstance(inner, ast.Name) and inner.id == "__all__"):
-                    self.all_uses += 1
-                if not isinstance(inner, ast.Name):
-                    stack.append((inner, tc, where))
-                elif isinstance(node.ctx, ast.Load):
-                    refs.append((node, 0, 0, tc))
-                continue
-            if isinstance(node, ast.Constant) and node.value == "__all__":
-                # ``globals()["__all__"] = ...``, ``setattr(m, "__all__", ...)``: computed
-                self.all_uses += 1
-            if isinstance(node, ast.Call):
-                calls.append((node, tc, where))
-                if any(kw.arg == "__all__" for kw in node.keywords):
-                    self.all_uses += 1  # ``globals().update(__all__=...)``
-            for name in node._fields:
-                value = getattr(node, name, None)
-                if isinstance(value, list):
-                    stack.extend(
-                        (child, tc, where)
-                        for child in value
-                        if isinstance(child, _AST) and not isinstance(child, _LEAVES)
-                    )
-                elif isinstance(value, _AST) and not isinstance(value, _LEAVES):
-                    stack.append((value, tc, where))
-        self._bind_aliases()
-        called = {id(call.func) for call, _, _ in calls}
+            elif isinstance(node, (ast.Attribute, ast.Name)):
+                self._name_chain(node, tc, where, stack, refs)
+            else:
+                self._other(node, tc, where, calls)
+                stack.extend((child, tc, where) for child in _children(node))
+        return refs, calls
+
+    def _function(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+        tc: bool,
+        where: str,
+        stack: list[_Item],
+    ) -> None:
+        """A function's body runs when it is called; its defaults, decorators and
+        annotations where it is defined."""
+        self._defaults(node.args)
+        body = node.body if isinstance(node.body, list) else [node.body]
+        stack.extend((child, tc, "function") for child in body)
+        outer: list[ast.expr | None] = [*node.args.defaults, *node.args.kw_defaults]
+        if not isinstance(node, ast.Lambda):
+            outer += [*node.decorator_list, node.returns]
+        args = node.args
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+            if arg is not None:
+                outer.append(arg.annotation)
+        stack.extend((child, tc, where) for child in outer if child is not None)
+
+    def _name_chain(
+        self,
+        node: ast.Attribute | ast.Name,
+        tc: bool,
+        where: str,
+        stack: list[_Item],
+        refs: list[tuple[ast.expr, bool]],
+    ) -> None:
+        """A name or attribute chain: a reference when it is loaded from a name, and a use of
+        ``__all__`` when it names it."""
+        inner: ast.expr = node
+        all_attr = False  # ``sys.modules[__name__].__all__ = ...``: computed
+        while isinstance(inner, ast.Attribute):
+            all_attr = all_attr or inner.attr == "__all__"
+            inner = inner.value
+        if all_attr or (isinstance(inner, ast.Name) and inner.id == "__all__"):
+            self.all_uses += 1
+        if not isinstance(inner, ast.Name):
+            stack.append((inner, tc, where))
+        elif isinstance(node.ctx, ast.Load):
+            refs.append((node, tc))
+
+    def _other(
+        self, node: ast.AST, tc: bool, where: str, calls: list[tuple[ast.Call, bool, str]]
+    ) -> None:
+        """Assignments (aliases, ``__all__``), calls, and the other ways of naming
+        ``__all__``."""
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+            self._assignment(node)
+        elif isinstance(node, ast.Constant) and node.value == "__all__":
+            # ``globals()["__all__"] = ...``, ``setattr(m, "__all__", ...)``: computed
+            self.all_uses += 1
+        elif isinstance(node, ast.Call):
+            calls.append((node, tc, where))
+            if any(kw.arg == "__all__" for kw in node.keywords):
+                self.all_uses += 1  # ``globals().update(__all__=...)``
+
+    def _references(self, refs: list[tuple[ast.expr, bool]], called: set[int]) -> None:
+        """Resolve each reference through the imports and aliases of the file."""
         tc_only = self.tc_bound - self.rt_bound
-        for expr, line, col, tc in refs:
+        for expr, tc in refs:
             root = expr
             while isinstance(root, ast.Attribute):
                 root = root.value
             # a name imported only under TYPE_CHECKING is only used in annotations
             tc_ref = tc or (isinstance(root, ast.Name) and root.id in tc_only)
             resolved = self.resolve(expr)
-            if resolved:
-                line, col = self.pos(expr)
+            line, col = self.pos(expr) if resolved else (0, 0)
             for q in sorted(resolved):
                 self.refs.append(RefFact(line, col, q, False, "", tc_ref))
             escaped = self._escaped_import_function(expr, resolved, called)
             if escaped is not None:
                 self.dynamics.append(DynamicFact(line, col, "escaped-import", escaped))
-        for call, tc, where in calls:
-            self.where = where
-            self._call(call, tc)
-        self.where = ""
 
     def _escaped_import_function(
         self, expr: ast.expr, resolved: set[str], called: set[int]
@@ -786,6 +810,18 @@ class _Visitor:
 
 #: ``try`` statements (``try``/``except*`` from Python 3.11 on).
 _TRY: tuple[type[ast.stmt], ...] = tuple({ast.Try, getattr(ast, "TryStar", ast.Try)})
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes the walk follows (not the leaves: contexts and operators)."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            out.extend(c for c in value if isinstance(c, _AST) and not isinstance(c, _LEAVES))
+        elif isinstance(value, _AST) and not isinstance(value, _LEAVES):
+            out.append(value)
+    return out
 
 
 def _is_main_guard(test: ast.expr) -> bool:
