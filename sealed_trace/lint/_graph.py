@@ -277,7 +277,6 @@ class _Visitor:
         #: where the call being judged runs ("", "function" or "main", as in :meth:`run`)
         self.where = ""
         self.tree: ast.Module | None = None
-        self._literals: Literals | None = None
 
     # -- helpers -------------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[int, int]:
@@ -341,9 +340,10 @@ class _Visitor:
         refs, calls = self._walk(tree, _TypeChecking(tree, "\n".join(self.lines)))
         self._bind_aliases()
         self._references(refs, {id(call.func) for call, _, _ in calls})
+        dynamic = _DynamicImports(self)
         for call, tc, where in calls:
             self.where = where
-            self._call(call, tc)
+            dynamic.call(call, tc)
         self.where = ""
 
     def _walk(
@@ -598,7 +598,18 @@ class _Visitor:
                 )
             )
 
-    def _call(self, node: ast.Call, tc: bool) -> None:
+
+class _DynamicImports:
+    """The dynamic-import rules of this pass, judged on each call once the walk has bound
+    every import and alias: import functions with literal (or literal-resolvable) names,
+    string-importing calls, computed names (ST301), path loaders and plugin discovery."""
+
+    def __init__(self, visitor: _Visitor) -> None:
+        self.visitor = visitor
+        self._literals: Literals | None = None
+
+    def call(self, node: ast.Call, tc: bool) -> None:
+        """Judge one call (see the class docstring)."""
         func = node.func
         if (
             isinstance(func, ast.Attribute)
@@ -606,36 +617,36 @@ class _Visitor:
             and isinstance(func.value, ast.Name)
             and func.value.id == "__path__"
         ):
-            line, col = self.pos(node)
-            self.dynamics.append(DynamicFact(line, col, "relative-base", "__path__"))
-        callee = self.resolve(node.func)
+            line, col = self.visitor.pos(node)
+            self.visitor.dynamics.append(DynamicFact(line, col, "relative-base", "__path__"))
+        callee = self.visitor.resolve(node.func)
         computed = self._computed_root(node, callee)
         if computed is not None:
-            line, col = self.pos(node)
-            self.dynamics.append(DynamicFact(line, col, "computed-import", computed))
+            line, col = self.visitor.pos(node)
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", computed))
         self._string_import(node, callee, tc)
         self._attribute_maker(node, callee)
         if not callee & _ALL_FUNCS:
             return
-        line, col = self.pos(node)
+        line, col = self.visitor.pos(node)
         if callee & _IMPORT_FUNCS:
             self._dynamic_import(node, sorted(callee & _IMPORT_FUNCS)[0], line, col, tc)
         if callee & PATH_LOADERS:
-            self.dynamics.append(
+            self.visitor.dynamics.append(
                 DynamicFact(line, col, "path-import", sorted(callee & PATH_LOADERS)[0])
             )
         if callee & _PLUGIN_FUNCS:
-            self.dynamics.append(
+            self.visitor.dynamics.append(
                 DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
             )
 
     def _string_import(self, node: ast.Call, callee: set[str], tc: bool) -> None:
         """Calls that import a module named by a string (:data:`_STRING_IMPORTS`) and calls
         that may import modules named in their data (:data:`_HIDDEN_IMPORTS`)."""
-        line, col = self.pos(node)
+        line, col = self.visitor.pos(node)
         hidden = callee & _HIDDEN_IMPORTS
         if hidden:
-            self.dynamics.append(DynamicFact(line, col, "hidden-import", sorted(hidden)[0]))
+            self.visitor.dynamics.append(DynamicFact(line, col, "hidden-import", sorted(hidden)[0]))
         matched = sorted(callee & _STRING_IMPORTS.keys())
         spec: tuple[int, tuple[str, ...]] | None = None
         func = ""
@@ -660,7 +671,7 @@ class _Visitor:
         for item in items:
             texts = self.literals(item, node)
             if texts is not None:
-                self.imports.extend(
+                self.visitor.imports.extend(
                     self._dynamic_fact(line, col, text.strip("."), None, tc, f"{func}({text!r})")
                     for text in sorted(texts)
                     if text.strip(".")
@@ -668,9 +679,9 @@ class _Visitor:
                 continue
             if isinstance(item, ast.Name) and item.id in ("__name__", "__package__"):
                 continue  # the module itself or its package: already imported
-            if isinstance(item, (ast.Name, ast.Attribute)) and self.resolve(item):
+            if isinstance(item, (ast.Name, ast.Attribute)) and self.visitor.resolve(item):
                 continue  # a module object: its reference is an edge of its own
-            self.dynamics.append(DynamicFact(line, col, "computed-import", func))
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
 
     def _attribute_maker(self, node: ast.Call, callee: set[str]) -> None:
@@ -685,8 +696,8 @@ class _Visitor:
         for arg in node.args[:1] if maker == "operator.methodcaller" else node.args:
             text = _literal(arg)
             if text is not None and any(name in _FUNC_BY_NAME for name in text.split(".")):
-                line, col = self.pos(node)
-                self.dynamics.append(DynamicFact(line, col, "computed-import", maker))
+                line, col = self.visitor.pos(node)
+                self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", maker))
                 return
 
     def _computed_root(self, node: ast.Call, callee: set[str]) -> str | None:
@@ -696,12 +707,12 @@ class _Visitor:
             obj = _arg(node, 0, "o")
             attr = _arg(node, 1, "name")
             if obj is not None and attr is not None and _literal(attr) is None:
-                roots = self.resolve(obj) & _IMPORT_ROOTS
+                roots = self.visitor.resolve(obj) & _IMPORT_ROOTS
                 if roots:
                     return f"getattr({sorted(roots)[0]}, ...)"
         func = node.func
         if isinstance(func, ast.Subscript) and _literal(func.slice) is None:
-            roots = self.resolve(func.value) & _IMPORT_ROOTS
+            roots = self.visitor.resolve(func.value) & _IMPORT_ROOTS
             if roots:
                 return f"{sorted(roots)[0]}[...]"
         return None
@@ -740,16 +751,16 @@ class _Visitor:
         if text is not None:
             return frozenset({text})
         if self._literals is None:
-            if self.tree is None:
+            if self.visitor.tree is None:
                 return None
-            self._literals = Literals(self.tree)
+            self._literals = Literals(self.visitor.tree)
         return self._literals.values(expr, at)
 
     def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int, tc: bool) -> None:
         arg = _arg(node, 0, "mod_name" if func == "runpy.run_module" else "name")
         texts = self.literals(arg, node)
         if texts is None:
-            self.dynamics.append(DynamicFact(line, col, "computed-import", func))
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
         for text in sorted(texts):
             self._literal_import(node, func, text, line, col, tc)
@@ -763,12 +774,12 @@ class _Visitor:
             text = text.partition(":")[0]  # "pkg.mod:attr" imports pkg.mod
         relative = self._import_level(node, func)
         if relative is None or not (text.strip(".") or relative):
-            self.dynamics.append(DynamicFact(line, col, "computed-import", func))
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
         level = len(text) - len(text.lstrip("."))
         module = text
         if relative:
-            module = self.absolute(relative, text)
+            module = self.visitor.absolute(relative, text)
             level = 0
         if level:
             package_arg = _arg(node, 1, "package")
@@ -779,19 +790,21 @@ class _Visitor:
                 module = ".".join([*base, text[level:]]) if base else ""
             elif isinstance(package_arg, ast.Name) and (
                 package_arg.id == "__package__"
-                or (package_arg.id == "__name__" and self.is_package)
+                or (package_arg.id == "__name__" and self.visitor.is_package)
             ):  # a package's ``__name__`` is its ``__package__``
-                module = self.absolute(level, text[level:])
+                module = self.visitor.absolute(level, text[level:])
             else:
-                self.dynamics.append(DynamicFact(line, col, "computed-import", func))
+                self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
                 return
-        self.imports.append(self._dynamic_fact(line, col, module, None, tc, f"{func}({text!r})"))
+        self.visitor.imports.append(
+            self._dynamic_fact(line, col, module, None, tc, f"{func}({text!r})")
+        )
         fromlist = _arg(node, 3, "fromlist") if func in _DUNDER_IMPORTS else None
         if isinstance(fromlist, (ast.List, ast.Tuple)):
             for element in fromlist.elts:
                 item = _literal(element)
                 if item:
-                    self.imports.append(
+                    self.visitor.imports.append(
                         self._dynamic_fact(
                             line, col, module, item, tc, f"{func}({text!r}, fromlist=[{item!r}])"
                         )
@@ -800,9 +813,9 @@ class _Visitor:
     def _dynamic_fact(
         self, line: int, col: int, module: str, name: str | None, tc: bool, text: str
     ) -> ImportFact:
-        """A literal dynamic import of the call being judged (``self.where`` says where it
+        """A literal dynamic import of the call being judged (the walk says where it
         runs)."""
-        where = self.where
+        where = self.visitor.where
         return ImportFact(
             line, col, module, name, "dynamic", tc, text, where == "function", line, where == "main"
         )
