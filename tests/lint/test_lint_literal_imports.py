@@ -178,3 +178,29 @@ def test_too_many_values_are_taken_as_computed() -> None:
     source = f"import importlib\nfor n in ({names}):\n    importlib.import_module(n)\n"
     facts = extract_graph_facts(source, "pkg.up.a", False)
     assert [d.kind for d in facts.dynamics] == ["computed-import"]
+
+
+HOSTILE = {
+    "long-concatenation": "import importlib\nN = " + " + ".join(["'a'"] * 3000) + "\n"
+    "importlib.import_module(N)\n",
+    "names-bound-through-each-other": (
+        "import importlib\nA = B\nB = A\nimportlib.import_module(A)\n"
+    ),
+    "deeply-nested-guards": (
+        "import importlib\n_OK = ('json',)\ndef __getattr__(name):\n"
+        + "".join("    " * (i + 1) + "if name in _OK:\n" for i in range(60))
+        + "    " * 61
+        + "importlib.import_module(name)\n"
+    ),
+    "huge-product": (
+        "import importlib\nA = ('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i')\n"
+        "for x in A:\n    for y in A:\n        importlib.import_module(x + y)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_literal_spellings_never_crash(source: str) -> None:
+    facts = extract_graph_facts(source, "pkg.up.a", False)
+    assert facts.error is None or facts.error[0] == "ST001"
+    assert [d.kind for d in facts.dynamics] in ([], ["computed-import"])
