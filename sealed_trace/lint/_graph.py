@@ -198,44 +198,33 @@ class _TypeChecking:
         stored: set[str] = set()
         spoofed = False
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                for alias in node.names:
-                    bound = alias.asname or alias.name
-                    if node.module in _TYPING and not node.level and alias.name == "TYPE_CHECKING":
-                        self.names.add(bound)
-                    else:
-                        stored.add(bound)
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name in _TYPING:
-                        self.modules.add(alias.asname or alias.name)
-                    else:
-                        stored.add(alias.asname or alias.name.partition(".")[0])
-            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                stored.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                stored.add(node.name)
-            elif isinstance(node, ast.arg):
-                stored.add(node.arg)
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                stored.add(node.name)
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
-                stored.update(node.names)
-            elif (
-                isinstance(node, ast.Attribute)
-                and node.attr == "TYPE_CHECKING"
-                and not isinstance(node.ctx, ast.Load)
-            ):
-                spoofed = True
-            elif isinstance(node, ast.Call) and any(
-                isinstance(a, ast.Constant) and a.value == "TYPE_CHECKING" for a in node.args
-            ):
-                spoofed = True  # setattr(typing, "TYPE_CHECKING", True) and the like
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                stored.update(self._import(node))
+            else:
+                stored.update(_bound_names(node))
+                spoofed = spoofed or _spoofs_type_checking(node)
         if spoofed:
             self.names.clear()
             self.modules.clear()
         self.names -= stored
         self.modules -= stored
+
+    def _import(self, node: ast.Import | ast.ImportFrom) -> list[str]:
+        """Record ``from typing import TYPE_CHECKING`` (any alias) and ``import typing``;
+        return the other names the statement binds."""
+        other: list[str] = []
+        for alias in node.names:
+            if isinstance(node, ast.ImportFrom):
+                bound = alias.asname or alias.name
+                if node.module in _TYPING and not node.level and alias.name == "TYPE_CHECKING":
+                    self.names.add(bound)
+                else:
+                    other.append(bound)
+            elif alias.name in _TYPING:
+                self.modules.add(alias.asname or alias.name)
+            else:
+                other.append(alias.asname or alias.name.partition(".")[0])
+        return other
 
     def test(self, test: ast.expr) -> bool:
         if isinstance(test, ast.Name):
@@ -246,6 +235,32 @@ class _TypeChecking:
             and isinstance(test.value, ast.Name)
             and test.value.id in self.modules
         )
+
+
+def _bound_names(node: ast.AST) -> tuple[str, ...]:
+    """The names a node binds other than by import: assignment and ``del`` targets,
+    definitions, parameters, ``except ... as``, ``global``/``nonlocal``."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return (node.id,)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return (node.name,)
+    if isinstance(node, ast.arg):
+        return (node.arg,)
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return (node.name,)
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return tuple(node.names)
+    return ()
+
+
+def _spoofs_type_checking(node: ast.AST) -> bool:
+    """A write to any ``.TYPE_CHECKING`` attribute, or a call naming it
+    (``setattr(typing, "TYPE_CHECKING", True)`` and the like)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "TYPE_CHECKING" and not isinstance(node.ctx, ast.Load)
+    return isinstance(node, ast.Call) and any(
+        isinstance(a, ast.Constant) and a.value == "TYPE_CHECKING" for a in node.args
+    )
 
 
 _AST = ast.AST
@@ -312,25 +327,31 @@ class _Visitor:
                 return self.resolve(node.value, depth + 1)
             return {f"{b}.{node.attr}" for b in self.resolve(node.value, depth + 1)}
         if isinstance(node, ast.Subscript):  # __builtins__["__import__"], vars(m)["name"]
-            text = _literal(node.slice)
-            if text is None:
-                return set()
-            out = {f"{b}.{text}" for b in self.resolve(node.value, depth + 1)}
-            if text in _FUNC_BY_NAME:
-                out.add(_FUNC_BY_NAME[text])
-            return out
+            return self._member(node.value, _literal(node.slice), depth)
         if isinstance(node, ast.Call):
-            callee = self.resolve(node.func, depth + 1)
-            obj = _arg(node, 0, "o")
-            if "builtins.vars" in callee and obj is not None:
-                return self.resolve(obj, depth + 1)
-            if "builtins.getattr" in callee:
-                text = _literal(_arg(node, 1, "name"))
-                if text is not None and obj is not None:
-                    out = {f"{b}.{text}" for b in self.resolve(obj, depth + 1)}
-                    if text in _FUNC_BY_NAME:
-                        out.add(_FUNC_BY_NAME[text])
-                    return out
+            return self._call_result(node, depth)
+        return set()
+
+    def _member(self, owner: ast.expr, text: str | None, depth: int) -> set[str]:
+        """``owner[text]`` or ``getattr(owner, text)``: a member of what ``owner`` is, and the
+        import function of that name whatever ``owner`` is (over-approximating)."""
+        if text is None:
+            return set()
+        out = {f"{b}.{text}" for b in self.resolve(owner, depth + 1)}
+        if text in _FUNC_BY_NAME:
+            out.add(_FUNC_BY_NAME[text])
+        return out
+
+    def _call_result(self, node: ast.Call, depth: int) -> set[str]:
+        """``vars(m)`` is ``m``; ``getattr(m, "name")`` is ``m.name``."""
+        callee = self.resolve(node.func, depth + 1)
+        obj = _arg(node, 0, "o")
+        if obj is None:
+            return set()
+        if "builtins.vars" in callee:
+            return self.resolve(obj, depth + 1)
+        if "builtins.getattr" in callee:
+            return self._member(obj, _literal(_arg(node, 1, "name")), depth)
         return set()
 
     # -- one pass over the tree, resolution deferred until every import is bound ----------
@@ -479,25 +500,33 @@ class _Visitor:
             return
         for target in targets:
             if isinstance(target, ast.Name) and target.id == "__all__":
-                items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else None
-                names = [_literal(e) for e in items] if items is not None else [None]
-                if all(n is not None for n in names):
-                    self.all_literal += 1  # the target itself, counted as a use by the walk
-                    self.all_names.extend(n for n in names if n is not None)
-            if isinstance(node, ast.AugAssign):
-                continue
-            if isinstance(target, ast.Name):
-                self.aliases.append((target.id, value))
-                self.alias_values.add(id(value))
-            elif (
-                isinstance(target, (ast.Tuple, ast.List))
-                and isinstance(value, (ast.Tuple, ast.List))
-                and len(target.elts) == len(value.elts)
-            ):
-                for t, v in zip(target.elts, value.elts, strict=True):
-                    if isinstance(t, ast.Name):
-                        self.aliases.append((t.id, v))
-                        self.alias_values.add(id(v))
+                self._all_assigned(value)
+            if not isinstance(node, ast.AugAssign):
+                self._alias(target, value)
+
+    def _all_assigned(self, value: ast.expr) -> None:
+        """``__all__ = [...]``: the names of a literal list or tuple."""
+        items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else None
+        names = [_literal(e) for e in items] if items is not None else [None]
+        if all(n is not None for n in names):
+            self.all_literal += 1  # the target itself, counted as a use by the walk
+            self.all_names.extend(n for n in names if n is not None)
+
+    def _alias(self, target: ast.expr, value: ast.expr) -> None:
+        """``name = value`` (also element by element of equal-length tuples): an alias the
+        walk follows."""
+        if isinstance(target, ast.Name):
+            self.aliases.append((target.id, value))
+            self.alias_values.add(id(value))
+        elif (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(value.elts)
+        ):
+            for t, v in zip(target.elts, value.elts, strict=True):
+                if isinstance(t, ast.Name):
+                    self.aliases.append((t.id, v))
+                    self.alias_values.add(id(v))
 
     def _defaults(self, args: ast.arguments) -> None:
         positional = [*args.posonlyargs, *args.args]
@@ -877,48 +906,73 @@ def _definitions(tree: ast.Module, visitor: _Visitor) -> dict[str, list[str]]:
     work: list[ast.stmt] = list(tree.body)
     while work:
         stmt = work.pop()
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out.setdefault(stmt.name, []).append("function")
-        elif isinstance(stmt, ast.ClassDef):
-            out.setdefault(stmt.name, []).append("class")
-        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            for target in targets:
-                pairs: list[tuple[ast.expr, ast.expr | None]] = [(target, stmt.value)]
-                if (
-                    isinstance(target, (ast.Tuple, ast.List))
-                    and isinstance(stmt.value, (ast.Tuple, ast.List))
-                    and len(target.elts) == len(stmt.value.elts)
-                ):
-                    pairs = list(zip(target.elts, stmt.value.elts, strict=True))
-                for name, value in pairs:
-                    if isinstance(name, ast.Name):
-                        out.setdefault(name.id, []).append(_value_kind(value))
-        elif isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                if alias.asname:
-                    out.setdefault(alias.asname, []).append(f"module:{alias.name}")
-                else:
-                    root = alias.name.partition(".")[0]
-                    out.setdefault(root, []).append(f"module:{root}")
-        elif isinstance(stmt, ast.ImportFrom):
-            base = visitor.absolute(stmt.level, stmt.module or "")
-            for alias in stmt.names:
-                if alias.name == "*" and base:
-                    out.setdefault("*", []).append(f"star:{base}")
-                elif base:
-                    out.setdefault(alias.asname or alias.name, []).append(
-                        f"import:{base}.{alias.name}"
-                    )
-        elif isinstance(stmt, (ast.If, ast.With, ast.AsyncWith, ast.For, ast.While)):
-            work.extend(stmt.body)
-            work.extend(getattr(stmt, "orelse", ()))
-        elif isinstance(stmt, _TRY):
-            for part in ("body", "orelse", "finalbody"):
-                work.extend(getattr(stmt, part))
-            for handler in getattr(stmt, "handlers", ()):
-                work.extend(handler.body)
+        for name, binding in _statement_bindings(stmt, visitor):
+            out.setdefault(name, []).append(binding)
+        work.extend(_nested_statements(stmt))
     return out
+
+
+def _statement_bindings(stmt: ast.stmt, visitor: _Visitor) -> list[tuple[str, str]]:
+    """``(name, binding)`` of one module-level statement (see :func:`_definitions`)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return [(stmt.name, "function")]
+    if isinstance(stmt, ast.ClassDef):
+        return [(stmt.name, "class")]
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        return _assigned_bindings(stmt)
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return _imported_bindings(stmt, visitor)
+    return []
+
+
+def _assigned_bindings(stmt: ast.Assign | ast.AnnAssign) -> list[tuple[str, str]]:
+    """``name = value`` (also element by element of equal-length tuples)."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    out: list[tuple[str, str]] = []
+    for target in targets:
+        pairs: list[tuple[ast.expr, ast.expr | None]] = [(target, stmt.value)]
+        if (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(stmt.value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(stmt.value.elts)
+        ):
+            pairs = list(zip(target.elts, stmt.value.elts, strict=True))
+        out.extend((n.id, _value_kind(v)) for n, v in pairs if isinstance(n, ast.Name))
+    return out
+
+
+def _imported_bindings(
+    stmt: ast.Import | ast.ImportFrom, visitor: _Visitor
+) -> list[tuple[str, str]]:
+    """``module:<module>`` per ``import``, ``import:<module>.<name>`` per from-import and
+    ``star:<module>`` (under ``"*"``) per star import."""
+    if isinstance(stmt, ast.Import):
+        return [
+            (a.asname, f"module:{a.name}") if a.asname else (root, f"module:{root}")
+            for a in stmt.names
+            for root in (a.name.partition(".")[0],)
+        ]
+    base = visitor.absolute(stmt.level, stmt.module or "")
+    if not base:
+        return []
+    return [
+        ("*", f"star:{base}") if a.name == "*" else (a.asname or a.name, f"import:{base}.{a.name}")
+        for a in stmt.names
+    ]
+
+
+def _nested_statements(stmt: ast.stmt) -> list[ast.stmt]:
+    """The statements of a module-level ``if``/``with``/``for``/``while``/``try`` block."""
+    if isinstance(stmt, (ast.If, ast.With, ast.AsyncWith, ast.For, ast.While)):
+        return [*stmt.body, *getattr(stmt, "orelse", ())]
+    if isinstance(stmt, _TRY):
+        out: list[ast.stmt] = []
+        for part in ("body", "orelse", "finalbody"):
+            out.extend(getattr(stmt, part))
+        for handler in getattr(stmt, "handlers", ()):
+            out.extend(handler.body)
+        return out
+    return []
 
 
 def extract_graph_facts(

@@ -79,6 +79,8 @@ class SealedPass:
                 self._store(path, key, future.result())
             except BrokenProcessPool:
                 crashed.append((path, key, args))
+            except Exception:  # the worker could not run the pass: parsed in process instead
+                continue
         for path, key, args in crashed:  # alone, so that a crash names its file
             future = submit([(path, args)], 1).get(path)
             if future is None:
@@ -88,6 +90,8 @@ class SealedPass:
             except BrokenProcessPool:
                 message = "the parser crashed on this file (its process ended)"
                 facts = FileFacts(error=("ST001", 1, 1, message))
+            except Exception:
+                continue
             self._store(path, key, facts)
 
     def _store(self, path: str, key: str, facts: FileFacts) -> None:

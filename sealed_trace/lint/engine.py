@@ -29,11 +29,15 @@ Pipeline (issue 3 §5-§6, issue 8 §2-§3; ADR-0230 §5, §7.3, §15):
    holds only exact edges, each of its kind (:class:`.import_graph.EdgeKind`: module level,
    in a function, under ``TYPE_CHECKING``, under the ``__main__`` guard); the boundary's
    ``edge_kinds`` says which kinds count for reverse dependencies and for the closure.
-5. **Judge** facts against each boundary with the rules, apply suppressions, sort.
+5. **Judge** facts against each boundary with the rules: reverse dependencies once per root
+   cause (:mod:`._reverse`), the closure when the boundary asks for it (:mod:`._closure`);
+   apply suppressions, sort.
 6. **Warm path**: when policy, rules, selection and the stat fingerprints of all files equal
    the previous run's, the cached findings are returned without reading any file.
 
-The engine never imports or executes scanned code.
+Reading, scanning, parsing, the facts cache and the import graph those facts make are the fact
+store's (:mod:`._store`); this module decides what to parse and what each boundary's findings
+are. The engine never imports or executes scanned code.
 """
 
 from __future__ import annotations
@@ -399,7 +403,7 @@ class _Run:
     def execute(self) -> tuple[LintResult, dict[str, Any]]:
         """Steps 1-5 of the module docstring; returns the result and the facts to cache."""
         # The sealed modules' libcst pass (libcst's import alone takes a third of a second)
-        # runs in a process of its own while this one screens and scans the tree and parses
+        # runs on a process pool while this one screens and scans the tree and parses
         # what the fixpoint asks for: the reverse-dependency graph never runs through a sealed
         # module, so the fixpoint does not wait for their facts.
         sealed = self._load_sealed()

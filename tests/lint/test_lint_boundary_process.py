@@ -1,4 +1,4 @@
-"""The sealed modules' libcst pass in a process of its own (a command-line run): the same
+"""The sealed modules' libcst pass on a process pool (a command-line run): the same
 findings as in process, and a parser crash there is ST001 on the file, never a silent pass."""
 
 from __future__ import annotations
