@@ -28,6 +28,8 @@ from sealed_trace.lint.facts import (
     FileFacts,
     ImportFact,
     RefFact,
+    dynamic_import_target,
+    relative_module,
 )
 from sealed_trace.lint.suppressions import scan_suppressions
 
@@ -302,15 +304,14 @@ class _Visitor:
             offset = len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
         return line, offset + 1
 
+    @property
+    def package(self) -> str:
+        """The package relative imports of this module resolve against."""
+        return self.module if self.is_package else self.module.rpartition(".")[0]
+
     def absolute(self, level: int, name: str) -> str:
-        if level == 0:
-            return name
-        package = self.module if self.is_package else self.module.rpartition(".")[0]
-        parts = package.split(".") if package else []
-        if not parts or level - 1 >= len(parts):
-            return ""
-        base = parts[: len(parts) - (level - 1)]
-        return ".".join([*base, name]) if name else ".".join(base)
+        """The absolute name of ``from <level dots><name> import ...`` here."""
+        return relative_module(self.package, level, name) if level else name
 
     def resolve(self, node: ast.expr, depth: int = 0) -> set[str]:
         if depth > 50:
@@ -805,26 +806,18 @@ class _DynamicImports:
         if relative is None or not (text.strip(".") or relative):
             self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
-        level = len(text) - len(text.lstrip("."))
-        module = text
-        if relative:
-            module = self.visitor.absolute(relative, text)
-            level = 0
-        if level:
-            package_arg = _arg(node, 1, "package")
-            package = _literal(package_arg)
-            if package is not None:
-                parts = package.split(".")
-                base = parts[: len(parts) - (level - 1)] if level - 1 < len(parts) else []
-                module = ".".join([*base, text[level:]]) if base else ""
-            elif isinstance(package_arg, ast.Name) and (
-                package_arg.id == "__package__"
-                or (package_arg.id == "__name__" and self.visitor.is_package)
-            ):  # a package's ``__name__`` is its ``__package__``
-                module = self.visitor.absolute(level, text[level:])
-            else:
-                self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
-                return
+        own = self.visitor.package
+        package_arg = _arg(node, 1, "package")
+        package = _literal(package_arg)
+        if isinstance(package_arg, ast.Name) and (
+            package_arg.id == "__package__"
+            or (package_arg.id == "__name__" and self.visitor.is_package)
+        ):  # a package's ``__name__`` is its ``__package__``
+            package = own
+        module = dynamic_import_target(text, relative, package, own)
+        if module is None:
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
+            return
         self.visitor.imports.append(
             self._dynamic_fact(line, col, module, None, tc, f"{func}({text!r})")
         )

@@ -204,3 +204,24 @@ def test_hostile_literal_spellings_never_crash(source: str) -> None:
     facts = extract_graph_facts(source, "pkg.up.a", False)
     assert facts.error is None or facts.error[0] == "ST001"
     assert [d.kind for d in facts.dynamics] in ([], ["computed-import"])
+
+
+# -- one rule for the module a literal dynamic import names, in both passes ----------------
+DYNAMIC = [
+    ("importlib.import_module('pkg.sealed')", "pkg.sealed"),
+    ("importlib.import_module('.sealed', 'pkg')", "pkg.sealed"),
+    ("importlib.import_module('..sealed', 'pkg.up')", "pkg.sealed"),
+    ("importlib.import_module('.sealed', __package__)", "pkg.up.sealed"),
+    ("__import__('sealed', globals(), None, [], 2)", "pkg.sealed"),
+    ("importlib.import_module('....x', 'pkg')", ""),
+]
+
+
+@pytest.mark.parametrize(("call", "module"), DYNAMIC)
+def test_both_passes_resolve_a_literal_dynamic_import_alike(call: str, module: str) -> None:
+    from sealed_trace.lint._extract import extract_facts
+
+    text = f"import importlib\n{call}\n"
+    for extract in (extract_graph_facts, extract_facts):
+        facts = extract(text, "pkg.up.a", False)
+        assert [f.module for f in facts.imports if f.kind == "dynamic"] == [module], extract
