@@ -49,6 +49,8 @@ def _external_submodule(package: str, name: str) -> bool:
     the path at all, a lower-case ``name`` is taken for a module (the convention; classes are
     capitalised)."""
     parts = package.split(".")
+    if not name.isidentifier() or not all(p.isidentifier() for p in parts):
+        return False  # a literal of a dynamic import can hold anything: no path is probed
     for entry in sys.path:
         base = os.path.join(entry or ".", *parts)
         if os.path.isdir(base):
