@@ -4,4 +4,5 @@ import sys
 
 from sealed_trace.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a worker process of the lint re-imports it
+    sys.exit(main())

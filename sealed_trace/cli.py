@@ -161,7 +161,7 @@ def explain(code: str) -> str | None:
             f"means:         {means}\ndoes not mean: {does_not}{tail}"
         )
     try:
-        from sealed_trace.lint.catalog import explain_rule
+        from sealed_trace.lint.plugins import explain as explain_rule
     except ImportError:
         return None
     return explain_rule(code)

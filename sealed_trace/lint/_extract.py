@@ -45,6 +45,8 @@ from sealed_trace.lint.facts import (
     ImportFact,
     RefFact,
     SuppressionFact,
+    dynamic_import_target,
+    relative_module,
 )
 from sealed_trace.lint.suppressions import scan_suppressions
 
@@ -569,15 +571,7 @@ class _Collector(cst.CSTVisitor):
         return self.module.rpartition(".")[0]
 
     def _absolute(self, level: int, name: str) -> str:
-        if level == 0:
-            return name
-        parts = self._package().split(".") if self._package() else []
-        if level - 1 > len(parts) or not parts:
-            return ""
-        base = parts[: len(parts) - (level - 1)]
-        if not base:
-            return ""
-        return ".".join([*base, name]) if name else ".".join(base)
+        return relative_module(self._package(), level, name) if level else name
 
     # -- module-scope bindings of builtin names --------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -1117,27 +1111,18 @@ class _Collector(cst.CSTVisitor):
                 text = None
             else:
                 relative = int(level_arg.evaluated_value)
-        if text is None or not (text.strip(".") or relative):
+        package_arg = _arg(node, 1, "package")
+        package = _literal(package_arg) if package_arg is not None else None
+        if isinstance(package_arg, cst.Name) and package_arg.value == "__package__":
+            package = self._package()
+        module = (
+            dynamic_import_target(text, relative, package, self._package())
+            if text is not None and (text.strip(".") or relative)
+            else None
+        )
+        if text is None or module is None:
             self.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
-        level = len(text) - len(text.lstrip("."))
-        if relative:
-            module = self._absolute(relative, text)
-        elif level:
-            package = _arg(node, 1, "package")
-            pkg = _literal(package) if package is not None else None
-            if pkg is None:
-                if isinstance(package, cst.Name) and package.value == "__package__":
-                    module = self._absolute(level, text[level:])
-                else:
-                    self.dynamics.append(DynamicFact(line, col, "computed-import", func))
-                    return
-            else:
-                parts = pkg.split(".")
-                base = parts[: len(parts) - (level - 1)] if level - 1 < len(parts) else []
-                module = ".".join([*base, text[level:]]) if base else ""
-        else:
-            module = text
         tc = self._tc_depth > 0
         lazy, main = self._fn_depth > 0, self._main()
         self.imports.append(

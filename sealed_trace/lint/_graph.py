@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from sealed_trace.lint._literals import Literals
 from sealed_trace.lint._text import type_checking_spoofed
 from sealed_trace.lint.facts import (
     IMPORT_FUNCS,
@@ -27,6 +28,8 @@ from sealed_trace.lint.facts import (
     FileFacts,
     ImportFact,
     RefFact,
+    dynamic_import_target,
+    relative_module,
 )
 from sealed_trace.lint.suppressions import scan_suppressions
 
@@ -159,6 +162,8 @@ _TYPING = ("typing", "typing_extensions")
 _MAX_PARTS = 24
 _BUILTINS = frozenset({"__import__", "getattr", "vars"})
 _Guard = tuple[ast.expr, ...]
+#: A node of the walk, whether it is under ``TYPE_CHECKING``, and where it runs.
+_Item = tuple[ast.AST, bool, str]
 
 
 def _literal(node: ast.expr | None) -> str | None:
@@ -195,44 +200,33 @@ class _TypeChecking:
         stored: set[str] = set()
         spoofed = False
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                for alias in node.names:
-                    bound = alias.asname or alias.name
-                    if node.module in _TYPING and not node.level and alias.name == "TYPE_CHECKING":
-                        self.names.add(bound)
-                    else:
-                        stored.add(bound)
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name in _TYPING:
-                        self.modules.add(alias.asname or alias.name)
-                    else:
-                        stored.add(alias.asname or alias.name.partition(".")[0])
-            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                stored.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                stored.add(node.name)
-            elif isinstance(node, ast.arg):
-                stored.add(node.arg)
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                stored.add(node.name)
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
-                stored.update(node.names)
-            elif (
-                isinstance(node, ast.Attribute)
-                and node.attr == "TYPE_CHECKING"
-                and not isinstance(node.ctx, ast.Load)
-            ):
-                spoofed = True
-            elif isinstance(node, ast.Call) and any(
-                isinstance(a, ast.Constant) and a.value == "TYPE_CHECKING" for a in node.args
-            ):
-                spoofed = True  # setattr(typing, "TYPE_CHECKING", True) and the like
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                stored.update(self._import(node))
+            else:
+                stored.update(_bound_names(node))
+                spoofed = spoofed or _spoofs_type_checking(node)
         if spoofed:
             self.names.clear()
             self.modules.clear()
         self.names -= stored
         self.modules -= stored
+
+    def _import(self, node: ast.Import | ast.ImportFrom) -> list[str]:
+        """Record ``from typing import TYPE_CHECKING`` (any alias) and ``import typing``;
+        return the other names the statement binds."""
+        other: list[str] = []
+        for alias in node.names:
+            if isinstance(node, ast.ImportFrom):
+                bound = alias.asname or alias.name
+                if node.module in _TYPING and not node.level and alias.name == "TYPE_CHECKING":
+                    self.names.add(bound)
+                else:
+                    other.append(bound)
+            elif alias.name in _TYPING:
+                self.modules.add(alias.asname or alias.name)
+            else:
+                other.append(alias.asname or alias.name.partition(".")[0])
+        return other
 
     def test(self, test: ast.expr) -> bool:
         if isinstance(test, ast.Name):
@@ -243,6 +237,32 @@ class _TypeChecking:
             and isinstance(test.value, ast.Name)
             and test.value.id in self.modules
         )
+
+
+def _bound_names(node: ast.AST) -> tuple[str, ...]:
+    """The names a node binds other than by import: assignment and ``del`` targets,
+    definitions, parameters, ``except ... as``, ``global``/``nonlocal``."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return (node.id,)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return (node.name,)
+    if isinstance(node, ast.arg):
+        return (node.arg,)
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return (node.name,)
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return tuple(node.names)
+    return ()
+
+
+def _spoofs_type_checking(node: ast.AST) -> bool:
+    """A write to any ``.TYPE_CHECKING`` attribute, or a call naming it
+    (``setattr(typing, "TYPE_CHECKING", True)`` and the like)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "TYPE_CHECKING" and not isinstance(node.ctx, ast.Load)
+    return isinstance(node, ast.Call) and any(
+        isinstance(a, ast.Constant) and a.value == "TYPE_CHECKING" for a in node.args
+    )
 
 
 _AST = ast.AST
@@ -273,6 +293,7 @@ class _Visitor:
         self.all_uses = 0
         #: where the call being judged runs ("", "function" or "main", as in :meth:`run`)
         self.where = ""
+        self.tree: ast.Module | None = None
 
     # -- helpers -------------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[int, int]:
@@ -283,15 +304,14 @@ class _Visitor:
             offset = len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
         return line, offset + 1
 
+    @property
+    def package(self) -> str:
+        """The package relative imports of this module resolve against."""
+        return self.module if self.is_package else self.module.rpartition(".")[0]
+
     def absolute(self, level: int, name: str) -> str:
-        if level == 0:
-            return name
-        package = self.module if self.is_package else self.module.rpartition(".")[0]
-        parts = package.split(".") if package else []
-        if not parts or level - 1 >= len(parts):
-            return ""
-        base = parts[: len(parts) - (level - 1)]
-        return ".".join([*base, name]) if name else ".".join(base)
+        """The absolute name of ``from <level dots><name> import ...`` here."""
+        return relative_module(self.package, level, name) if level else name
 
     def resolve(self, node: ast.expr, depth: int = 0) -> set[str]:
         if depth > 50:
@@ -308,122 +328,152 @@ class _Visitor:
                 return self.resolve(node.value, depth + 1)
             return {f"{b}.{node.attr}" for b in self.resolve(node.value, depth + 1)}
         if isinstance(node, ast.Subscript):  # __builtins__["__import__"], vars(m)["name"]
-            text = _literal(node.slice)
-            if text is None:
-                return set()
-            out = {f"{b}.{text}" for b in self.resolve(node.value, depth + 1)}
-            if text in _FUNC_BY_NAME:
-                out.add(_FUNC_BY_NAME[text])
-            return out
+            return self._member(node.value, _literal(node.slice), depth)
         if isinstance(node, ast.Call):
-            callee = self.resolve(node.func, depth + 1)
-            obj = _arg(node, 0, "o")
-            if "builtins.vars" in callee and obj is not None:
-                return self.resolve(obj, depth + 1)
-            if "builtins.getattr" in callee:
-                text = _literal(_arg(node, 1, "name"))
-                if text is not None and obj is not None:
-                    out = {f"{b}.{text}" for b in self.resolve(obj, depth + 1)}
-                    if text in _FUNC_BY_NAME:
-                        out.add(_FUNC_BY_NAME[text])
-                    return out
+            return self._call_result(node, depth)
+        return set()
+
+    def _member(self, owner: ast.expr, text: str | None, depth: int) -> set[str]:
+        """``owner[text]`` or ``getattr(owner, text)``: a member of what ``owner`` is, and the
+        import function of that name whatever ``owner`` is (over-approximating)."""
+        if text is None:
+            return set()
+        out = {f"{b}.{text}" for b in self.resolve(owner, depth + 1)}
+        if text in _FUNC_BY_NAME:
+            out.add(_FUNC_BY_NAME[text])
+        return out
+
+    def _call_result(self, node: ast.Call, depth: int) -> set[str]:
+        """``vars(m)`` is ``m``; ``getattr(m, "name")`` is ``m.name``."""
+        callee = self.resolve(node.func, depth + 1)
+        obj = _arg(node, 0, "o")
+        if obj is None:
+            return set()
+        if "builtins.vars" in callee:
+            return self.resolve(obj, depth + 1)
+        if "builtins.getattr" in callee:
+            return self._member(obj, _literal(_arg(node, 1, "name")), depth)
         return set()
 
     # -- one pass over the tree, resolution deferred until every import is bound ----------
     def run(self, tree: ast.Module) -> None:
         """Walk ``tree`` once (iteratively: no recursion limit), then resolve references."""
-        refs: list[tuple[ast.expr, int, int, bool]] = []
+        self.tree = tree
+        refs, calls = self._walk(tree, _TypeChecking(tree, "\n".join(self.lines)))
+        self._bind_aliases()
+        self._references(refs, {id(call.func) for call, _, _ in calls})
+        dynamic = _DynamicImports(self)
+        for call, tc, where in calls:
+            self.where = where
+            dynamic.call(call, tc)
+        self.where = ""
+
+    def _walk(
+        self, tree: ast.Module, guard: _TypeChecking
+    ) -> tuple[list[tuple[ast.expr, bool]], list[tuple[ast.Call, bool, str]]]:
+        """Record imports and assignments; return the references (with whether they are
+        under ``TYPE_CHECKING``) and the calls (and where they run), judged once every
+        import is bound."""
+        refs: list[tuple[ast.expr, bool]] = []
         calls: list[tuple[ast.Call, bool, str]] = []
         # (node, under TYPE_CHECKING, where: "" at module level, "function" inside a function
         # body, "main" under ``if __name__ == "__main__":``)
-        stack: list[tuple[ast.AST, bool, str]] = [(tree, False, "")]
-        guard = _TypeChecking(tree, "\n".join(self.lines))
+        stack: list[_Item] = [(tree, False, "")]
         while stack:
             node, tc, where = stack.pop()
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
-                self._assignment(node)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                self._defaults(node.args)
-                body = node.body if isinstance(node.body, list) else [node.body]
-                stack.extend((child, tc, "function") for child in body)
-                outer: list[ast.expr | None] = [*node.args.defaults, *node.args.kw_defaults]
-                if not isinstance(node, ast.Lambda):
-                    outer += [*node.decorator_list, node.returns]
-                stack.extend((child, tc, where) for child in outer if child is not None)
-                for arg in (
-                    *node.args.posonlyargs,
-                    *node.args.args,
-                    *node.args.kwonlyargs,
-                    node.args.vararg,
-                    node.args.kwarg,
-                ):
-                    if arg is not None and arg.annotation is not None:
-                        stack.append((arg.annotation, tc, where))
-                continue
-            if isinstance(node, ast.If):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                self._function(node, tc, where, stack)
+            elif isinstance(node, ast.If):
                 inside = tc or guard.test(node.test)
                 body_where = "main" if not where and _is_main_guard(node.test) else where
                 stack.extend((child, tc, where) for child in node.orelse)
                 stack.extend((child, inside, body_where) for child in node.body)
                 stack.append((node.test, tc, where))
-                continue
-            if isinstance(node, ast.Import):
+            elif isinstance(node, ast.Import):
                 self._import(node, tc, where)
-                continue
-            if isinstance(node, ast.ImportFrom):
+            elif isinstance(node, ast.ImportFrom):
                 self._import_from(node, tc, where)
-                continue
-            if isinstance(node, (ast.Attribute, ast.Name)):
-                inner: ast.expr = node
-                all_attr = False  # ``sys.modules[__name__].__all__ = ...``: computed
-                while isinstance(inner, ast.Attribute):
-                    all_attr = all_attr or inner.attr == "__all__"
-                    inner = inner.value
-                if all_attr or (isinstance(inner, ast.Name) and inner.id == "__all__"):
-                    self.all_uses += 1
-                if not isinstance(inner, ast.Name):
-                    stack.append((inner, tc, where))
-                elif isinstance(node.ctx, ast.Load):
-                    refs.append((node, 0, 0, tc))
-                continue
-            if isinstance(node, ast.Constant) and node.value == "__all__":
-                # ``globals()["__all__"] = ...``, ``setattr(m, "__all__", ...)``: computed
-                self.all_uses += 1
-            if isinstance(node, ast.Call):
-                calls.append((node, tc, where))
-                if any(kw.arg == "__all__" for kw in node.keywords):
-                    self.all_uses += 1  # ``globals().update(__all__=...)``
-            for name in node._fields:
-                value = getattr(node, name, None)
-                if isinstance(value, list):
-                    stack.extend(
-                        (child, tc, where)
-                        for child in value
-                        if isinstance(child, _AST) and not isinstance(child, _LEAVES)
-                    )
-                elif isinstance(value, _AST) and not isinstance(value, _LEAVES):
-                    stack.append((value, tc, where))
-        self._bind_aliases()
-        called = {id(call.func) for call, _, _ in calls}
+            elif isinstance(node, (ast.Attribute, ast.Name)):
+                self._name_chain(node, tc, where, stack, refs)
+            else:
+                self._other(node, tc, where, calls)
+                stack.extend((child, tc, where) for child in _children(node))
+        return refs, calls
+
+    def _function(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+        tc: bool,
+        where: str,
+        stack: list[_Item],
+    ) -> None:
+        """A function's body runs when it is called; its defaults, decorators and
+        annotations where it is defined."""
+        self._defaults(node.args)
+        body = node.body if isinstance(node.body, list) else [node.body]
+        stack.extend((child, tc, "function") for child in body)
+        outer: list[ast.expr | None] = [*node.args.defaults, *node.args.kw_defaults]
+        if not isinstance(node, ast.Lambda):
+            outer += [*node.decorator_list, node.returns]
+        args = node.args
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+            if arg is not None:
+                outer.append(arg.annotation)
+        stack.extend((child, tc, where) for child in outer if child is not None)
+
+    def _name_chain(
+        self,
+        node: ast.Attribute | ast.Name,
+        tc: bool,
+        where: str,
+        stack: list[_Item],
+        refs: list[tuple[ast.expr, bool]],
+    ) -> None:
+        """A name or attribute chain: a reference when it is loaded from a name, and a use of
+        ``__all__`` when it names it."""
+        inner: ast.expr = node
+        all_attr = False  # ``sys.modules[__name__].__all__ = ...``: computed
+        while isinstance(inner, ast.Attribute):
+            all_attr = all_attr or inner.attr == "__all__"
+            inner = inner.value
+        if all_attr or (isinstance(inner, ast.Name) and inner.id == "__all__"):
+            self.all_uses += 1
+        if not isinstance(inner, ast.Name):
+            stack.append((inner, tc, where))
+        elif isinstance(node.ctx, ast.Load):
+            refs.append((node, tc))
+
+    def _other(
+        self, node: ast.AST, tc: bool, where: str, calls: list[tuple[ast.Call, bool, str]]
+    ) -> None:
+        """Assignments (aliases, ``__all__``), calls, and the other ways of naming
+        ``__all__``."""
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+            self._assignment(node)
+        elif isinstance(node, ast.Constant) and node.value == "__all__":
+            # ``globals()["__all__"] = ...``, ``setattr(m, "__all__", ...)``: computed
+            self.all_uses += 1
+        elif isinstance(node, ast.Call):
+            calls.append((node, tc, where))
+            if any(kw.arg == "__all__" for kw in node.keywords):
+                self.all_uses += 1  # ``globals().update(__all__=...)``
+
+    def _references(self, refs: list[tuple[ast.expr, bool]], called: set[int]) -> None:
+        """Resolve each reference through the imports and aliases of the file."""
         tc_only = self.tc_bound - self.rt_bound
-        for expr, line, col, tc in refs:
+        for expr, tc in refs:
             root = expr
             while isinstance(root, ast.Attribute):
                 root = root.value
             # a name imported only under TYPE_CHECKING is only used in annotations
             tc_ref = tc or (isinstance(root, ast.Name) and root.id in tc_only)
             resolved = self.resolve(expr)
-            if resolved:
-                line, col = self.pos(expr)
+            line, col = self.pos(expr) if resolved else (0, 0)
             for q in sorted(resolved):
                 self.refs.append(RefFact(line, col, q, False, "", tc_ref))
             escaped = self._escaped_import_function(expr, resolved, called)
             if escaped is not None:
                 self.dynamics.append(DynamicFact(line, col, "escaped-import", escaped))
-        for call, tc, where in calls:
-            self.where = where
-            self._call(call, tc)
-        self.where = ""
 
     def _escaped_import_function(
         self, expr: ast.expr, resolved: set[str], called: set[int]
@@ -451,25 +501,33 @@ class _Visitor:
             return
         for target in targets:
             if isinstance(target, ast.Name) and target.id == "__all__":
-                items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else None
-                names = [_literal(e) for e in items] if items is not None else [None]
-                if all(n is not None for n in names):
-                    self.all_literal += 1  # the target itself, counted as a use by the walk
-                    self.all_names.extend(n for n in names if n is not None)
-            if isinstance(node, ast.AugAssign):
-                continue
-            if isinstance(target, ast.Name):
-                self.aliases.append((target.id, value))
-                self.alias_values.add(id(value))
-            elif (
-                isinstance(target, (ast.Tuple, ast.List))
-                and isinstance(value, (ast.Tuple, ast.List))
-                and len(target.elts) == len(value.elts)
-            ):
-                for t, v in zip(target.elts, value.elts, strict=True):
-                    if isinstance(t, ast.Name):
-                        self.aliases.append((t.id, v))
-                        self.alias_values.add(id(v))
+                self._all_assigned(value)
+            if not isinstance(node, ast.AugAssign):
+                self._alias(target, value)
+
+    def _all_assigned(self, value: ast.expr) -> None:
+        """``__all__ = [...]``: the names of a literal list or tuple."""
+        items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else None
+        names = [_literal(e) for e in items] if items is not None else [None]
+        if all(n is not None for n in names):
+            self.all_literal += 1  # the target itself, counted as a use by the walk
+            self.all_names.extend(n for n in names if n is not None)
+
+    def _alias(self, target: ast.expr, value: ast.expr) -> None:
+        """``name = value`` (also element by element of equal-length tuples): an alias the
+        walk follows."""
+        if isinstance(target, ast.Name):
+            self.aliases.append((target.id, value))
+            self.alias_values.add(id(value))
+        elif (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(value.elts)
+        ):
+            for t, v in zip(target.elts, value.elts, strict=True):
+                if isinstance(t, ast.Name):
+                    self.aliases.append((t.id, v))
+                    self.alias_values.add(id(v))
 
     def _defaults(self, args: ast.arguments) -> None:
         positional = [*args.posonlyargs, *args.args]
@@ -570,7 +628,18 @@ class _Visitor:
                 )
             )
 
-    def _call(self, node: ast.Call, tc: bool) -> None:
+
+class _DynamicImports:
+    """The dynamic-import rules of this pass, judged on each call once the walk has bound
+    every import and alias: import functions with literal (or literal-resolvable) names,
+    string-importing calls, computed names (ST301), path loaders and plugin discovery."""
+
+    def __init__(self, visitor: _Visitor) -> None:
+        self.visitor = visitor
+        self._literals: Literals | None = None
+
+    def call(self, node: ast.Call, tc: bool) -> None:
+        """Judge one call (see the class docstring)."""
         func = node.func
         if (
             isinstance(func, ast.Attribute)
@@ -578,36 +647,36 @@ class _Visitor:
             and isinstance(func.value, ast.Name)
             and func.value.id == "__path__"
         ):
-            line, col = self.pos(node)
-            self.dynamics.append(DynamicFact(line, col, "relative-base", "__path__"))
-        callee = self.resolve(node.func)
+            line, col = self.visitor.pos(node)
+            self.visitor.dynamics.append(DynamicFact(line, col, "relative-base", "__path__"))
+        callee = self.visitor.resolve(node.func)
         computed = self._computed_root(node, callee)
         if computed is not None:
-            line, col = self.pos(node)
-            self.dynamics.append(DynamicFact(line, col, "computed-import", computed))
+            line, col = self.visitor.pos(node)
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", computed))
         self._string_import(node, callee, tc)
         self._attribute_maker(node, callee)
         if not callee & _ALL_FUNCS:
             return
-        line, col = self.pos(node)
+        line, col = self.visitor.pos(node)
         if callee & _IMPORT_FUNCS:
             self._dynamic_import(node, sorted(callee & _IMPORT_FUNCS)[0], line, col, tc)
         if callee & PATH_LOADERS:
-            self.dynamics.append(
+            self.visitor.dynamics.append(
                 DynamicFact(line, col, "path-import", sorted(callee & PATH_LOADERS)[0])
             )
         if callee & _PLUGIN_FUNCS:
-            self.dynamics.append(
+            self.visitor.dynamics.append(
                 DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
             )
 
     def _string_import(self, node: ast.Call, callee: set[str], tc: bool) -> None:
         """Calls that import a module named by a string (:data:`_STRING_IMPORTS`) and calls
         that may import modules named in their data (:data:`_HIDDEN_IMPORTS`)."""
-        line, col = self.pos(node)
+        line, col = self.visitor.pos(node)
         hidden = callee & _HIDDEN_IMPORTS
         if hidden:
-            self.dynamics.append(DynamicFact(line, col, "hidden-import", sorted(hidden)[0]))
+            self.visitor.dynamics.append(DynamicFact(line, col, "hidden-import", sorted(hidden)[0]))
         matched = sorted(callee & _STRING_IMPORTS.keys())
         spec: tuple[int, tuple[str, ...]] | None = None
         func = ""
@@ -630,20 +699,19 @@ class _Visitor:
         listed = func.endswith("Names") or func in _STRING_LIST_IMPORTS
         items = arg.elts if (listed and isinstance(arg, (ast.List, ast.Tuple))) else [arg]
         for item in items:
-            text = _literal(item)
-            if text is not None:
-                if text.strip("."):
-                    self.imports.append(
-                        self._dynamic_fact(
-                            line, col, text.strip("."), None, tc, f"{func}({text!r})"
-                        )
-                    )
+            texts = self.literals(item, node)
+            if texts is not None:
+                self.visitor.imports.extend(
+                    self._dynamic_fact(line, col, text.strip("."), None, tc, f"{func}({text!r})")
+                    for text in sorted(texts)
+                    if text.strip(".")
+                )
                 continue
             if isinstance(item, ast.Name) and item.id in ("__name__", "__package__"):
                 continue  # the module itself or its package: already imported
-            if isinstance(item, (ast.Name, ast.Attribute)) and self.resolve(item):
+            if isinstance(item, (ast.Name, ast.Attribute)) and self.visitor.resolve(item):
                 continue  # a module object: its reference is an edge of its own
-            self.dynamics.append(DynamicFact(line, col, "computed-import", func))
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
 
     def _attribute_maker(self, node: ast.Call, callee: set[str]) -> None:
@@ -658,8 +726,8 @@ class _Visitor:
         for arg in node.args[:1] if maker == "operator.methodcaller" else node.args:
             text = _literal(arg)
             if text is not None and any(name in _FUNC_BY_NAME for name in text.split(".")):
-                line, col = self.pos(node)
-                self.dynamics.append(DynamicFact(line, col, "computed-import", maker))
+                line, col = self.visitor.pos(node)
+                self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", maker))
                 return
 
     def _computed_root(self, node: ast.Call, callee: set[str]) -> str | None:
@@ -669,12 +737,12 @@ class _Visitor:
             obj = _arg(node, 0, "o")
             attr = _arg(node, 1, "name")
             if obj is not None and attr is not None and _literal(attr) is None:
-                roots = self.resolve(obj) & _IMPORT_ROOTS
+                roots = self.visitor.resolve(obj) & _IMPORT_ROOTS
                 if roots:
                     return f"getattr({sorted(roots)[0]}, ...)"
         func = node.func
         if isinstance(func, ast.Subscript) and _literal(func.slice) is None:
-            roots = self.resolve(func.value) & _IMPORT_ROOTS
+            roots = self.visitor.resolve(func.value) & _IMPORT_ROOTS
             if roots:
                 return f"{sorted(roots)[0]}[...]"
         return None
@@ -704,38 +772,61 @@ class _Visitor:
             return level.value if own else None
         return None
 
+    def literals(self, expr: ast.expr | None, at: ast.AST) -> frozenset[str] | None:
+        """Every string ``expr`` can be at ``at`` (see :mod:`._literals`); None when one is
+        not a literal."""
+        if expr is None:
+            return None
+        text = _literal(expr)
+        if text is not None:
+            return frozenset({text})
+        if self._literals is None:
+            if self.visitor.tree is None:
+                return None
+            self._literals = Literals(self.visitor.tree)
+        return self._literals.values(expr, at)
+
     def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int, tc: bool) -> None:
-        text = _literal(_arg(node, 0, "mod_name" if func == "runpy.run_module" else "name"))
-        if text is not None and func == "pkgutil.resolve_name":
+        arg = _arg(node, 0, "mod_name" if func == "runpy.run_module" else "name")
+        texts = self.literals(arg, node)
+        if texts is None:
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
+            return
+        for text in sorted(texts):
+            self._literal_import(node, func, text, line, col, tc)
+
+    def _literal_import(
+        self, node: ast.Call, func: str, text: str, line: int, col: int, tc: bool
+    ) -> None:
+        """One module name an import function's call takes (a literal, or one of the
+        literals its computed argument can be)."""
+        if func == "pkgutil.resolve_name":
             text = text.partition(":")[0]  # "pkg.mod:attr" imports pkg.mod
         relative = self._import_level(node, func)
-        if text is None or relative is None or not (text.strip(".") or relative):
-            self.dynamics.append(DynamicFact(line, col, "computed-import", func))
+        if relative is None or not (text.strip(".") or relative):
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
             return
-        level = len(text) - len(text.lstrip("."))
-        module = text
-        if relative:
-            module = self.absolute(relative, text)
-            level = 0
-        if level:
-            package_arg = _arg(node, 1, "package")
-            package = _literal(package_arg)
-            if package is not None:
-                parts = package.split(".")
-                base = parts[: len(parts) - (level - 1)] if level - 1 < len(parts) else []
-                module = ".".join([*base, text[level:]]) if base else ""
-            elif isinstance(package_arg, ast.Name) and package_arg.id == "__package__":
-                module = self.absolute(level, text[level:])
-            else:
-                self.dynamics.append(DynamicFact(line, col, "computed-import", func))
-                return
-        self.imports.append(self._dynamic_fact(line, col, module, None, tc, f"{func}({text!r})"))
+        own = self.visitor.package
+        package_arg = _arg(node, 1, "package")
+        package = _literal(package_arg)
+        if isinstance(package_arg, ast.Name) and (
+            package_arg.id == "__package__"
+            or (package_arg.id == "__name__" and self.visitor.is_package)
+        ):  # a package's ``__name__`` is its ``__package__``
+            package = own
+        module = dynamic_import_target(text, relative, package, own)
+        if module is None:
+            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
+            return
+        self.visitor.imports.append(
+            self._dynamic_fact(line, col, module, None, tc, f"{func}({text!r})")
+        )
         fromlist = _arg(node, 3, "fromlist") if func in _DUNDER_IMPORTS else None
         if isinstance(fromlist, (ast.List, ast.Tuple)):
             for element in fromlist.elts:
                 item = _literal(element)
                 if item:
-                    self.imports.append(
+                    self.visitor.imports.append(
                         self._dynamic_fact(
                             line, col, module, item, tc, f"{func}({text!r}, fromlist=[{item!r}])"
                         )
@@ -744,9 +835,9 @@ class _Visitor:
     def _dynamic_fact(
         self, line: int, col: int, module: str, name: str | None, tc: bool, text: str
     ) -> ImportFact:
-        """A literal dynamic import of the call being judged (``self.where`` says where it
+        """A literal dynamic import of the call being judged (the walk says where it
         runs)."""
-        where = self.where
+        where = self.visitor.where
         return ImportFact(
             line, col, module, name, "dynamic", tc, text, where == "function", line, where == "main"
         )
@@ -754,6 +845,18 @@ class _Visitor:
 
 #: ``try`` statements (``try``/``except*`` from Python 3.11 on).
 _TRY: tuple[type[ast.stmt], ...] = tuple({ast.Try, getattr(ast, "TryStar", ast.Try)})
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes the walk follows (not the leaves: contexts and operators)."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            out.extend(c for c in value if isinstance(c, _AST) and not isinstance(c, _LEAVES))
+        elif isinstance(value, _AST) and not isinstance(value, _LEAVES):
+            out.append(value)
+    return out
 
 
 def _is_main_guard(test: ast.expr) -> bool:
@@ -796,48 +899,73 @@ def _definitions(tree: ast.Module, visitor: _Visitor) -> dict[str, list[str]]:
     work: list[ast.stmt] = list(tree.body)
     while work:
         stmt = work.pop()
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out.setdefault(stmt.name, []).append("function")
-        elif isinstance(stmt, ast.ClassDef):
-            out.setdefault(stmt.name, []).append("class")
-        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            for target in targets:
-                pairs: list[tuple[ast.expr, ast.expr | None]] = [(target, stmt.value)]
-                if (
-                    isinstance(target, (ast.Tuple, ast.List))
-                    and isinstance(stmt.value, (ast.Tuple, ast.List))
-                    and len(target.elts) == len(stmt.value.elts)
-                ):
-                    pairs = list(zip(target.elts, stmt.value.elts, strict=True))
-                for name, value in pairs:
-                    if isinstance(name, ast.Name):
-                        out.setdefault(name.id, []).append(_value_kind(value))
-        elif isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                if alias.asname:
-                    out.setdefault(alias.asname, []).append(f"module:{alias.name}")
-                else:
-                    root = alias.name.partition(".")[0]
-                    out.setdefault(root, []).append(f"module:{root}")
-        elif isinstance(stmt, ast.ImportFrom):
-            base = visitor.absolute(stmt.level, stmt.module or "")
-            for alias in stmt.names:
-                if alias.name == "*" and base:
-                    out.setdefault("*", []).append(f"star:{base}")
-                elif base:
-                    out.setdefault(alias.asname or alias.name, []).append(
-                        f"import:{base}.{alias.name}"
-                    )
-        elif isinstance(stmt, (ast.If, ast.With, ast.AsyncWith, ast.For, ast.While)):
-            work.extend(stmt.body)
-            work.extend(getattr(stmt, "orelse", ()))
-        elif isinstance(stmt, _TRY):
-            for part in ("body", "orelse", "finalbody"):
-                work.extend(getattr(stmt, part))
-            for handler in getattr(stmt, "handlers", ()):
-                work.extend(handler.body)
+        for name, binding in _statement_bindings(stmt, visitor):
+            out.setdefault(name, []).append(binding)
+        work.extend(_nested_statements(stmt))
     return out
+
+
+def _statement_bindings(stmt: ast.stmt, visitor: _Visitor) -> list[tuple[str, str]]:
+    """``(name, binding)`` of one module-level statement (see :func:`_definitions`)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return [(stmt.name, "function")]
+    if isinstance(stmt, ast.ClassDef):
+        return [(stmt.name, "class")]
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        return _assigned_bindings(stmt)
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return _imported_bindings(stmt, visitor)
+    return []
+
+
+def _assigned_bindings(stmt: ast.Assign | ast.AnnAssign) -> list[tuple[str, str]]:
+    """``name = value`` (also element by element of equal-length tuples)."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    out: list[tuple[str, str]] = []
+    for target in targets:
+        pairs: list[tuple[ast.expr, ast.expr | None]] = [(target, stmt.value)]
+        if (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(stmt.value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(stmt.value.elts)
+        ):
+            pairs = list(zip(target.elts, stmt.value.elts, strict=True))
+        out.extend((n.id, _value_kind(v)) for n, v in pairs if isinstance(n, ast.Name))
+    return out
+
+
+def _imported_bindings(
+    stmt: ast.Import | ast.ImportFrom, visitor: _Visitor
+) -> list[tuple[str, str]]:
+    """``module:<module>`` per ``import``, ``import:<module>.<name>`` per from-import and
+    ``star:<module>`` (under ``"*"``) per star import."""
+    if isinstance(stmt, ast.Import):
+        return [
+            (a.asname, f"module:{a.name}") if a.asname else (root, f"module:{root}")
+            for a in stmt.names
+            for root in (a.name.partition(".")[0],)
+        ]
+    base = visitor.absolute(stmt.level, stmt.module or "")
+    if not base:
+        return []
+    return [
+        ("*", f"star:{base}") if a.name == "*" else (a.asname or a.name, f"import:{base}.{a.name}")
+        for a in stmt.names
+    ]
+
+
+def _nested_statements(stmt: ast.stmt) -> list[ast.stmt]:
+    """The statements of a module-level ``if``/``with``/``for``/``while``/``try`` block."""
+    if isinstance(stmt, (ast.If, ast.With, ast.AsyncWith, ast.For, ast.While)):
+        return [*stmt.body, *getattr(stmt, "orelse", ())]
+    if isinstance(stmt, _TRY):
+        out: list[ast.stmt] = []
+        for part in ("body", "orelse", "finalbody"):
+            out.extend(getattr(stmt, part))
+        for handler in getattr(stmt, "handlers", ()):
+            out.extend(handler.body)
+        return out
+    return []
 
 
 def extract_graph_facts(

@@ -169,7 +169,8 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         classify, search or replay instead of checking. A name re-exported from another
         module that the boundary bans is a finding too. List the pure helpers it may call
         (canonical encoding, identity recomputation) in the boundary's ``allowed_callables``
-        (qualified-name patterns).""",
+        (qualified-name patterns). Each import site is a finding of its own, so a suppression
+        or baseline entry on one never hides another.""",
         "§15.1",
     ),
     _r(
@@ -223,7 +224,10 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         ``pickle``/``marshal`` loads, which import modules named in their data. The lint
         cannot prove what such a call imports, so in the boundary module, in upstream modules
         and in any first-party module an upstream module imports (directly or not) it is a
-        finding in itself
+        finding in itself. A name every value of which is a literal (a module-level string
+        constant, an element of a literal tuple, list or dict, a PEP 562 ``__getattr__``
+        parameter checked against a literal collection) is resolved to those literals
+        instead, and each is an import like a literal argument
         (ADR-0230 §15.2 forbids dynamic import; §5 forbids reverse dependencies however they
         are spelled).""",
         "§15.2, §5",
@@ -257,7 +261,10 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         ``from .sealed import``, ``from .. import``), inside functions or ``try`` blocks, under
         ``TYPE_CHECKING`` (unless the boundary says ``type_checking_imports = "ignore"``), a
         literal dynamic import, and an attribute reference through a package
-        (``pkg.sealed.x``). Importing a submodule of a sealed package counts too.""",
+        (``pkg.sealed.x``). Importing a submodule of a sealed package counts too. One finding
+        per import statement; the first names how many other upstream modules reach the
+        sealed module through it (they get no finding of their own: one cause, one finding),
+        and JSON and SARIF carry the shortest chain of each.""",
         "§5, §15.2",
     ),
     _r(
@@ -267,9 +274,11 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         """An upstream module imports a first-party module that, through a chain of further
         first-party imports (for example a parent package that re-exports the sealed module),
         imports the sealed module. Importing ``a.b.c`` runs the packages ``a`` and ``a.b`` too,
-        so their imports are part of the chain. One finding per upstream module: on its import
-        that starts the shortest chain, with that chain and the number of other imported
-        modules that reach the sealed module too.""",
+        so their imports are part of the chain. One finding per root cause: on the import that
+        starts the shortest chain of the last upstream module on it, with that chain (each
+        step that does not run on import marked), the number of other imported modules that
+        reach the sealed module too, and how many other upstream modules reach it through this
+        import (JSON and SARIF carry the chain of each).""",
         "§5, §15.2",
     ),
     _r(
@@ -280,7 +289,8 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         ``__init__`` above upstream modules that imports the sealed module, directly or
         through other first-party modules, therefore loads it whenever any of those upstream
         modules is imported, although none of them names it. The finding is reported once per
-        package, at its import that starts the shortest chain, and names the upstream modules
+        package that is the root cause (no upstream module nearer the sealed module on its
+        chain), at its import that starts the shortest chain, and names the upstream modules
         it affects. Keep package ``__init__`` files of upstream packages free of the sealed
         module (import it where it is used, outside upstream packages).""",
         "§5, §15.2",
@@ -295,10 +305,12 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         files included. A module of that closure that imports a banned facility (the
         preset's and the boundary's ``banned`` modules), is itself banned, or is an upstream
         module the boundary does not list in ``allowed_imports``, is reported once per
-        facility or module, on the sealed module's import that starts the shortest chain,
-        with the chain shown. Imports inside functions count (they run when the function is
-        called) and are marked ``(lazy)``; imports under ``TYPE_CHECKING`` follow the
-        boundary's ``type_checking_imports``.""",
+        module (whole modules: ``from datetime import datetime, timezone`` is one finding,
+        ``from types import FunctionType`` none), on the sealed module's import that starts
+        the shortest chain, with the chain shown. What loads is what runs on import: by
+        default only module-level imports count; the boundary's ``edge_kinds.closure`` can
+        add imports in functions, under ``TYPE_CHECKING`` or under the ``__main__`` guard, and
+        the chain marks each such step.""",
         "§15.2",
     ),
     _r(
@@ -367,22 +379,6 @@ def is_selector(selector: str) -> bool:
     return any(matches_rule(selector, code) for code in RULES)
 
 
-_plugins_loaded: list[bool] = []
-
-
-def _load_plugin_infos() -> bool:
-    """Register the rules of installed plugins (once); False when there is nothing new."""
-    if _plugins_loaded:
-        return False
-    _plugins_loaded.append(True)
-    try:
-        from sealed_trace.lint.plugins import load_plugin_rules, plugin_manager
-
-        return bool(load_plugin_rules(plugin_manager()))
-    except Exception:  # a broken plugin must not break `explain` of the built-in rules
-        return False
-
-
 def help_anchor(info: RuleInfo) -> str:
     """The anchor of the rule's section of ``docs/lint.md`` (its ``### CODE name`` heading,
     as GitHub names it): ``st201-banned-call``."""
@@ -409,16 +405,14 @@ def docs_url() -> str | None:
 
 
 def explain_rule(code_or_name: str) -> str | None:
-    """Return a multi-line explanation of a lint rule, or None when no rule matches.
-
-    Unknown codes are looked up once more after loading installed plugins' rules.
+    """Return a multi-line explanation of a lint rule, or None when no rule matches (built-in
+    and registered plugin rules; :func:`sealed_trace.lint.plugins.explain` loads installed
+    plugins first when the code is unknown).
 
     The text starts ``ST201 banned-call: <summary>``, followed by the explanation paragraph and,
     when the rule enforces an ADR section, an ``ADR-0230 §...`` line.
     """
     info = lookup_rule(code_or_name)
-    if info is None and _load_plugin_infos():
-        info = lookup_rule(code_or_name)
     if info is None:
         return None
     lines = [f"{info.code} {info.name}: {info.summary}", "", info.explanation]

@@ -22,7 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
 from sealed_trace.lint._files import SourceFile, discover
+from sealed_trace.lint.catalog import RULES, is_selector, matches_rule
 from sealed_trace.lint.presets import PRESETS
 
 if sys.version_info >= (3, 11):
@@ -271,8 +274,6 @@ class IgnoreEntry:
 
     def ignores(self, path: str, code: str) -> bool:
         """Whether this entry covers a finding of ``code`` in ``path``."""
-        from sealed_trace.lint.catalog import matches_rule
-
         return (
             code not in UNHIDEABLE
             and any(
@@ -314,8 +315,6 @@ class LintConfig:
 
     def selects(self, code: str) -> bool:
         """Whether findings of ``code`` are reported under ``select``/``deselect``."""
-        from sealed_trace.lint.catalog import matches_rule
-
         if code in UNHIDEABLE:
             return True
         if self.select and not any(matches_rule(s, code) for s in self.select):
@@ -518,8 +517,6 @@ def _check_pattern(item: str) -> str | None:
 
 
 def _check_selector(item: str) -> str | None:
-    from sealed_trace.lint.catalog import RULES, is_selector
-
     if is_selector(item):
         return None
     names = [*RULES, *(info.name for info in RULES.values())]
@@ -693,29 +690,28 @@ def _edge_kinds(value: object, where: str, problems: list[str]) -> dict[str, tup
 
 
 _VERSION = re.compile(r"^(3)\.(\d{1,2})$")
-_SPECIFIER = re.compile(r"^\s*(>=|~=|==|>)\s*(\d+)\.(\d+)")
 
 
 def target_from_requires_python(spec: object) -> tuple[int, int] | None:
-    """The lowest Python a ``requires-python`` specifier admits, as ``(major, minor)``
-    (``">=3.12"`` -> ``(3, 12)``, ``">3.11"`` -> ``(3, 12)``); None when it names no lower
-    bound this can read."""
+    """The lowest Python 3 minor version a ``requires-python`` specifier admits (some release
+    of it matches), as ``(major, minor)``: ``">=3.12"`` -> ``(3, 12)``, ``"~=3.10"`` ->
+    ``(3, 10)``, ``">3.11.99"`` -> ``(3, 12)``. None when it is not a valid specifier, or
+    names no lower bound (it admits Python 3.0)."""
     if not isinstance(spec, str):
         return None
-    best: tuple[int, int] | None = None
-    for part in spec.split(","):
-        match = _SPECIFIER.match(part)
-        if match is None:
-            continue
-        op, major, minor = match.group(1), int(match.group(2)), int(match.group(3))
-        bound = (
-            (major, minor + 1)
-            if op == ">" and part.strip()[1:].strip().count(".") < 2
-            else (major, minor)
-        )
-        if best is None or bound > best:
-            best = bound
-    return best
+    try:
+        specifiers = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return None
+    for minor in range(_MAX_MINOR):
+        if any(specifiers.contains(f"3.{minor}.{patch}", True) for patch in range(_MAX_PATCH)):
+            return None if minor == 0 else (3, minor)
+    return None
+
+
+#: The minor and patch releases :func:`target_from_requires_python` considers.
+_MAX_MINOR = 100
+_MAX_PATCH = 100
 
 
 def parse_config(

@@ -29,56 +29,49 @@ Pipeline (issue 3 §5-§6, issue 8 §2-§3; ADR-0230 §5, §7.3, §15):
    holds only exact edges, each of its kind (:class:`.import_graph.EdgeKind`: module level,
    in a function, under ``TYPE_CHECKING``, under the ``__main__`` guard); the boundary's
    ``edge_kinds`` says which kinds count for reverse dependencies and for the closure.
-5. **Judge** facts against each boundary with the rules, apply suppressions, sort.
+5. **Judge** facts against each boundary with the rules: reverse dependencies once per root
+   cause (:mod:`._reverse`), the closure when the boundary asks for it (:mod:`._closure`);
+   apply suppressions, sort.
 6. **Warm path**: when policy, rules, selection and the stat fingerprints of all files equal
    the previous run's, the cached findings are returned without reading any file.
 
-The engine never imports or executes scanned code.
+Reading, scanning, parsing, the facts cache and the import graph those facts make are the fact
+store's (:mod:`._store`); this module decides what to parse and what each boundary's findings
+are. The engine never imports or executes scanned code.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import hashlib
-import importlib.machinery
-import itertools
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+import tempfile
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sealed_trace.lint import _text
-from sealed_trace.lint._files import SourceFile, discover
+from sealed_trace.lint._closure import ClosureCheck
+from sealed_trace.lint._files import SourceFile, _excluded, discover
+from sealed_trace.lint._reverse import BoundaryReach, reverse_kinds
+from sealed_trace.lint._store import ENGINE_VERSION, FactStore, SealedPass
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.config import Boundary, LintConfig
-from sealed_trace.lint.facts import FileFacts, ImportFact
 from sealed_trace.lint.findings import Finding, sort_findings
 from sealed_trace.lint.import_graph import (
-    Edge,
-    EdgeKind,
-    ImportGraph,
     ancestors,
-    edges_from_facts,
-    kind_of_import,
-    longest_module,
 )
-from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, ReverseEdge, Rule, RuleContext
-from sealed_trace.lint.suppressions import MARKER, apply_suppressions, scan_suppressions
+from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, Rule, RuleContext
+from sealed_trace.lint.suppressions import apply_suppressions, scan_suppressions
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
-ENGINE_VERSION = "9"
 #: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
 CACHE_FILE = "lint-v1.json"
-_MARKER = MARKER.encode()
-#: Dynamic-fact kinds of an import the lint cannot resolve (ST301).
-_HIDDEN_KINDS = frozenset(
-    {"computed-import", "path-import", "hidden-import", "escaped-import", "relative-base"}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,14 +87,6 @@ class LintResult:
     cache_hit: bool
     rules: tuple[Rule, ...] = ()
     seconds: float = 0.0
-
-
-def _longest_external(fact: ImportFact, modules: dict[str, str]) -> str:
-    """The module an import names when it is not first-party ("" when it is, or when it
-    leaves the top package): ``from os import path`` -> ``os``, ``import a.b`` -> ``a.b``."""
-    if not fact.module or longest_module(fact.module, modules) is not None:
-        return ""
-    return fact.module
 
 
 class _Cache:
@@ -131,8 +116,6 @@ class _Cache:
             if not os.path.exists(ignore):
                 with open(ignore, "w", encoding="utf-8") as handle:
                     handle.write("*\n")
-            import tempfile
-
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -141,46 +124,6 @@ class _Cache:
             except OSError:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
-
-
-@functools.lru_cache(maxsize=4096)
-def _external_submodule(package: str, name: str) -> bool:
-    """Whether ``package.name`` (outside the source roots) is a module: a file or package of
-    that name beside ``package`` on the interpreter's path (looked up, never imported). When
-    ``package`` itself is not on the path, a lower-case ``name`` is taken for a module (the
-    convention; classes are capitalised)."""
-    parts = package.split(".")
-    found_package = False
-    for entry in sys.path:
-        base = os.path.join(entry or ".", *parts)
-        if not os.path.isdir(base):
-            continue
-        found_package = True
-        if os.path.isfile(os.path.join(base, name, "__init__.py")) or any(
-            os.path.isfile(os.path.join(base, name + suffix)) for suffix in _MODULE_SUFFIXES
-        ):
-            return True
-    return not found_package and name[:1].islower()
-
-
-_MODULE_SUFFIXES = (".py", *importlib.machinery.EXTENSION_SUFFIXES)
-
-
-def _kinds(names: Iterable[str], b: Boundary) -> frozenset[EdgeKind]:
-    kinds = {EdgeKind(n) for n in names}
-    if b.type_checking_imports == "ignore":
-        kinds.discard(EdgeKind.TYPE_CHECKING)
-    return frozenset(kinds)
-
-
-def reverse_kinds(b: Boundary) -> frozenset[EdgeKind]:
-    """The edge kinds that make a dependency for ``b`` (reverse imports and their chains)."""
-    return _kinds(b.reverse_edge_kinds, b)
-
-
-def closure_kinds(b: Boundary) -> frozenset[EdgeKind]:
-    """The edge kinds that load a module for ``b``'s closure (ST404)."""
-    return _kinds(b.closure_edge_kinds, b)
 
 
 def _environment() -> list[object]:
@@ -219,23 +162,10 @@ def lint(
     answered without scanning entry points. ``jobs`` is accepted for compatibility: the
     compiled scanner uses every core by itself.
     """
-    import time
-
     started = time.perf_counter()
     del jobs
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
-    from sealed_trace.lint._files import _excluded
-
-    files = list(config.files) or discover(config.root, config.source_roots, (), ())
-    selected: set[str] | None = None
-    if paths:
-        chosen = discover(config.root, (), tuple(paths), config.exclude)
-        selected = {f.relpath for f in chosen}
-        known = {f.relpath for f in files}
-        files += [f for f in chosen if f.relpath not in known]
-    if config.exclude:  # excluded files are in the graph, never reported
-        reported = selected if selected is not None else {f.relpath for f in files}
-        selected = {p for p in reported if not _excluded(p, config.exclude)}
+    files, selected = _files_of(config, paths)
     cache = _Cache(config.cache_dir if use_cache else None)
     env = _environment() if rule_loader is not None else []
     run_key = hashlib.sha256(
@@ -244,26 +174,10 @@ def lint(
         ).encode()
     ).hexdigest()
     fingerprints = {f.relpath: [*f.fingerprint, f.problem or ""] for f in files}
-    run = cache.data.get("run")
-    if (
-        isinstance(run, dict)
-        and run.get("key") == run_key
-        and run.get("fingerprints") == fingerprints
-        and isinstance(run.get("findings"), list)
-    ):
-        with contextlib.suppress(KeyError, TypeError, ValueError):
-            cached = tuple(Finding.from_dict(d) for d in run["findings"])
-            for info in run.get("plugin_rules", []):
-                with contextlib.suppress(ValueError):
-                    register_rule_info(RuleInfo(*info))
-            return LintResult(
-                cached,
-                len(fingerprints if selected is None else selected),
-                0,
-                True,
-                rules,
-                time.perf_counter() - started,
-            )
+    cached = _warm(cache, run_key, fingerprints)
+    if cached is not None:
+        checked = len(fingerprints if selected is None else selected)
+        return LintResult(cached, checked, 0, True, rules, time.perf_counter() - started)
     plugin_rules: tuple[Rule, ...] = tuple(rule_loader()) if rule_loader is not None else ()
     rules = (*rules, *plugin_rules)
     result, new_facts = _Run(config, files, selected, rules, cache.facts(), on_parse).execute()
@@ -278,122 +192,46 @@ def lint(
         },
         new_facts,
     )
-    return LintResult(
-        result.findings,
-        result.checked,
-        result.parsed,
-        False,
-        result.rules,
-        time.perf_counter() - started,
-    )
+    return dataclasses.replace(result, seconds=time.perf_counter() - started)
 
 
-class _SealedPass:
-    """The sealed modules' libcst pass in a process of its own (:mod:`._cst_worker`), started
-    on construction and collected by :meth:`finish`. Cached facts are taken at once. A file
-    on which the process dies is ST001 (the native parser crashed); the files after it go to
-    a new process. When no process can be started, :meth:`finish` leaves the files unparsed
-    and the engine parses them in process."""
+def _files_of(config: LintConfig, paths: Sequence[str]) -> tuple[list[SourceFile], set[str] | None]:
+    """Every file of the source roots (and of ``paths`` outside them), and the relpaths to
+    report (None: all)."""
+    files = list(config.files) or discover(config.root, config.source_roots, (), ())
+    selected: set[str] | None = None
+    if paths:
+        chosen = discover(config.root, (), tuple(paths), config.exclude)
+        selected = {f.relpath for f in chosen}
+        known = {f.relpath for f in files}
+        files += [f for f in chosen if f.relpath not in known]
+    if config.exclude:  # excluded files are in the graph, never reported
+        reported = selected if selected is not None else {f.relpath for f in files}
+        selected = {p for p in reported if not _excluded(p, config.exclude)}
+    return files, selected
 
-    def __init__(self, run: _Run, paths: list[str]) -> None:
-        self.run = run
-        self.jobs: list[tuple[str, str, dict[str, Any]]] = []
-        for path in paths:
-            item = run.items[path]
-            key = run._cache_key(item, True)
-            cached = run._cached(key)
-            if cached is not None:
-                if run.on_parse is not None:
-                    run.on_parse(path)
-                run._store(path, key, cached)
-                continue
-            self.jobs.append(
-                (
-                    path,
-                    key,
-                    {
-                        "key": key,
-                        "text": item.decoded(),
-                        "module": item.file.module,
-                        "package": item.file.is_package,
-                        "target": list(run.target) if run.target else None,
-                    },
-                )
-            )
-        self.thread: Any = None
-        self.output: list[bytes] = []
-        self.process: Any = None
-        self._start()
 
-    def _start(self) -> None:
-        # Worth a process only when this one has not loaded libcst yet (a command-line run):
-        # a long-lived process (pytest, an editor) parses faster in place.
-        if not self.jobs or "libcst" in sys.modules:
-            return
-        import subprocess
-        import threading
-
-        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        env = dict(os.environ)
-        env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        payload = "".join(json.dumps(job) + "\n" for _, _, job in self.jobs).encode("utf-8")
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "sealed_trace.lint._cst_worker"],
-                env=env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError:
-            self.process = None
-            return
-        process = self.process
-
-        def talk() -> None:
-            out, _ = process.communicate(payload)
-            self.output.append(out)
-
-        self.thread = threading.Thread(target=talk, name="sealed-trace-libcst", daemon=True)
-        self.thread.start()
-
-    def finish(self) -> None:
-        """Store what the process answered; ST001 for the file it died on; again for the
-        rest."""
-        while self.process is not None:
-            self.thread.join()
-            answers: dict[str, dict[str, Any]] = {}
-            for line in b"".join(self.output).splitlines():
-                with contextlib.suppress(ValueError, KeyError, TypeError):
-                    data = json.loads(line)
-                    answers[str(data["key"])] = data["facts"]
-            remaining: list[tuple[str, str, dict[str, Any]]] = []
-            crashed = False
-            for path, key, job in self.jobs:
-                facts: FileFacts | None = None
-                if key in answers:
-                    with contextlib.suppress(KeyError, TypeError, ValueError, IndexError):
-                        facts = FileFacts.from_json(answers[key])
-                if facts is None and not crashed and self.process.returncode != 0:
-                    crashed = True
-                    facts = FileFacts(
-                        error=(
-                            "ST001",
-                            1,
-                            1,
-                            "the parser crashed on this file "
-                            f"(exit status {self.process.returncode})",
-                        )
-                    )
-                if facts is None:
-                    remaining.append((path, key, job))
-                    continue
-                if self.run.on_parse is not None:
-                    self.run.on_parse(path)
-                self.run._store(path, key, facts)
-            self.jobs, self.output, self.process = remaining, [], None
-            if remaining and crashed:
-                self._start()
+def _warm(
+    cache: _Cache, run_key: str, fingerprints: dict[str, list[object]]
+) -> tuple[Finding, ...] | None:
+    """The previous run's findings when nothing changed since (step 6), its plugin rules
+    registered; None otherwise."""
+    run = cache.data.get("run")
+    if not (
+        isinstance(run, dict)
+        and run.get("key") == run_key
+        and run.get("fingerprints") == fingerprints
+        and isinstance(run.get("findings"), list)
+    ):
+        return None
+    try:
+        cached = tuple(Finding.from_dict(d) for d in run["findings"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    for info in run.get("plugin_rules", []):
+        with contextlib.suppress(ValueError, TypeError):
+            register_rule_info(RuleInfo(*info))
+    return cached
 
 
 class _Run:
@@ -419,285 +257,70 @@ class _Run:
         self.config = config
         self.selected = selected
         self.rules = rules
-        self.cached_facts = cached_facts
-        self.new_facts: dict[str, Any] = {}
-        self.on_parse = on_parse
-        self.by_path = {f.relpath: f for f in files}
-        self.files = files
-        # Which file a module name means, as Python's import finds it: the first source root
-        # (in ``source_roots`` order) that holds it, and there a package before a module.
-        roots = [os.path.realpath(r) for r in config.source_roots]
-        self.roots = {f.relpath: self._root_of(f.abspath, roots) for f in files}
-        self.modules: dict[str, str] = {}
-        ranked: dict[str, tuple[int, int, str]] = {}
-        for f in files:
-            if f.module is None:
-                continue
-            root = self.roots[f.relpath]
-            rank = (
-                roots.index(root) if root in roots else len(roots),
-                0 if f.is_package else 1,
-                f.relpath,
-            )
-            if f.module not in ranked or rank < ranked[f.module]:
-                ranked[f.module] = rank
-                self.modules[f.module] = f.relpath
-        #: packages beside a module of the same name (``x/__init__.py`` and ``x.py``): the
-        #: compiled scanner would read the module, Python imports the package
-        self.shadowing = {
-            m
-            for m, (_, kind, _) in ranked.items()
-            if kind == 0
-            and any(
-                f.module == m
-                and not f.is_package
-                and self.roots[f.relpath] == self.roots[self.modules[m]]
-                for f in files
-            )
-        }
-        self.packages = {
-            f.module
-            for f in files
-            if f.module is not None and f.is_package and self.modules.get(f.module) == f.relpath
-        }
-        self.screens: dict[str, _text.Screened] = {}
-        self.items: dict[str, _text.Loaded] = {}
-        self.facts: dict[str, FileFacts] = {}
-        self.static: dict[str, tuple[tuple[str, int], ...]] = {}
-        self.external: dict[str, frozenset[str]] = {}
-        self._graph: ImportGraph | None = None
+        self.store = FactStore(config, files, cached_facts, on_parse)
         self._reach: dict[tuple[str, int], dict[str, str | None]] = {}
         self._upstreams: dict[str, list[str]] = {}
         self._sealeds: dict[str, list[str]] = {}
-        self.target = config.target_version
-        #: modules without (complete) static edges: parsed once a clean upstream loads them
-        self.unscanned: set[str] = set()
         #: ST404 per (boundary name, sealed module)
         self.closures: dict[tuple[str, str], tuple[ClosureEdge, ...]] = {}
-        self._kinds: dict[str, str] = {}
         #: per unparsed file of a clean closure: the words of R already looked for in it
         self._words_checked: dict[str, set[bytes]] = {}
-
-    @staticmethod
-    def _root_of(path: str, roots: list[str]) -> str | None:
-        """The longest source root ``path`` lies in."""
-        best: str | None = None
-        for root in roots:
-            if path.startswith(root.rstrip(os.sep) + os.sep) and (
-                best is None or len(root) > len(best)
-            ):
-                best = root
-        return best
 
     # -- reading ---------------------------------------------------------------------------
     def _is_selected(self, relpath: str) -> bool:
         return self.selected is None or relpath in self.selected
 
-    def _seals(self, module: str) -> bool:
-        return any(b.seals(module) for b in self.config.boundaries)
-
-    def _screen_all(self) -> None:
-        """Step 1: read every file once, keep only its flags."""
-        limit = self.config.max_file_bytes
-        for f in self.files:
-            owner = f.module is not None and self.modules.get(f.module) == f.relpath
-            self.screens[f.relpath] = _text.screen(f, limit, f.module if owner else None)
-
-    def _item(self, path: str) -> _text.Loaded:
-        item = self.items.get(path)
-        if item is None:
-            item = _text.load(self.by_path[path], self.config.max_file_bytes)
-            self.items[path] = item
-        return item
-
-    def _scan(self) -> set[str]:
-        """Step 2; returns the modules the scanner rejected (parsed first thing, for CPython's
-        verdict on them). Modules it must not or could not judge alone are in
-        ``self.unscanned``: they are parsed when a clean upstream module loads them."""
-        from sealed_trace.lint._scan import ScanTarget, scan
-
-        targets: list[ScanTarget] = []
-        exact: set[str] = set()
-        for module, path in self.modules.items():
-            screen = self.screens[path]
-            if screen.error is not None:
-                continue
-            root = self.roots[path]
-            if screen.exact_only or module in self.shadowing or root is None:
-                exact.add(module)
-                continue
-            targets.append(ScanTarget(module, root, self.by_path[path].abspath))
-        graph = scan(targets)
-        self.static = graph.edges
-        self.external = graph.external
-        self.unscanned = exact | graph.unresolved | set(graph.failed)
-        return set(graph.failed)
-
-    # -- parsing ---------------------------------------------------------------------------
-    def _cache_key(self, item: _text.Loaded, full: bool) -> str:
-        digest = hashlib.sha256(item.raw).hexdigest()[:32]
-        mode = "cst" if full else "ast"
-        module = item.file.module or ""
-        target = ".".join(map(str, self.target)) if self.target else ""
-        return f"{ENGINE_VERSION}|{digest}|{module}|{int(item.file.is_package)}|{mode}|{target}"
-
-    def _parse(self, paths: Iterable[str]) -> None:
-        """Parse each path not parsed yet (facts cache first)."""
-        from sealed_trace.lint._graph import extract_graph_facts
-
-        for path in sorted(set(paths)):
-            if path in self.facts or self.screens[path].error is not None:
-                continue
-            item = self._item(path)
-            if item.error is not None:
-                continue
-            module = item.file.module
-            full = module is not None and self._seals(module)
-            if self.on_parse is not None:
-                self.on_parse(path)
-            key = self._cache_key(item, full)
-            facts = self._cached(key)
-            if facts is None:
-                facts = self._extract(item, full, extract_graph_facts)
-            self._store(path, key, facts)
-
-    def _cached(self, key: str) -> FileFacts | None:
-        hit = self.cached_facts.get(key)
-        if hit is not None:
-            with contextlib.suppress(KeyError, TypeError, ValueError, IndexError):
-                return FileFacts.from_json(hit)
-        return None
-
-    def _store(self, path: str, key: str, facts: FileFacts) -> None:
-        module = self.by_path[path].module
-        self.new_facts[key] = facts.to_json()
-        item = self.items.get(path)
-        if item is not None and _MARKER in item.scan:
-            # judged here, where every rule (plugins too) is registered
-            facts = dataclasses.replace(facts, suppressions=scan_suppressions(item.decoded()))
-        self.facts[path] = facts
-        # every module's edges: a star import's targets depend on the facts of its package
-        self._graph = None
-        if module is None or not self._seals(module):  # its text is no longer needed
-            self.items.pop(path, None)
-
-    def _extract(
-        self, item: _text.Loaded, full: bool, graph_pass: Callable[..., FileFacts]
-    ) -> FileFacts:
-        text = item.decoded()
-        module, package = item.file.module, item.file.is_package
-        running = sys.version_info[:2]
-        if full:
-            from sealed_trace.lint._extract import extract_facts
-
-            return extract_facts(text, module, package, self.target)
-        feature = self.target if self.target is not None and self.target < running else None
-        facts: FileFacts = graph_pass(text, module, package, feature)
-        if (
-            facts.error is not None
-            and facts.error[0] == "ST001"
-            and self.target is not None
-            and self.target > running
-        ):
-            # Syntax newer than this interpreter's: libcst parses for the project's Python.
-            from sealed_trace.lint._extract import extract_facts
-
-            facts = extract_facts(text, module, package, self.target)
-        return facts
-
-    # -- the graph -------------------------------------------------------------------------
-    @property
-    def graph(self) -> ImportGraph:
-        """The import graph of what is known now (step 3): exact edges of parsed modules,
-        static ones of the others; rebuilt after new facts are stored."""
-        if self._graph is None:
-            self._graph = ImportGraph(
-                {m: self._direct_edges(m, path) for m, path in self.modules.items()},
-                self.modules,
-            )
-        return self._graph
-
-    def _direct_edges(self, module: str, path: str) -> list[Edge]:
-        facts = self.facts.get(path)
-        if facts is not None:
-            return edges_from_facts(facts, module, self.modules, self._star_targets)
-        # Static edges carry no kind: taken as module level until the file is parsed.
-        return [Edge(t, line, 1, f"line {line}") for t, line in self.static.get(module, ())]
-
-    def edges(self, module: str) -> list[Edge]:
-        """``module``'s edges of every kind (step 3)."""
-        return self.graph.edges(module)
-
-    def _star_targets(self, package: str) -> list[str]:
-        """Submodules that ``from package import *`` imports: those named in the package's
-        literal ``__all__``; every direct submodule when ``__all__`` is not literal."""
-        if package not in self.packages:
-            return []
-        facts = self.facts.get(self.modules[package])
-        if facts is None or facts.error is not None or "all" not in facts.extra:
-            return []
-        names = facts.extra["all"]
-        if names is None:
-            return sorted(m for m in self.modules if m.rpartition(".")[0] == package)
-        return [f"{package}.{n}" for n in names if f"{package}.{n}" in self.modules]
-
     def reach(self, b: Boundary) -> dict[str, str | None]:
         """Modules reaching ``b``'s sealed module, never through a module ``b`` seals:
         ``{module: next hop on a shortest chain (None for a sealed module)}``."""
-        key = (b.name, len(self.facts))
+        key = (b.name, len(self.store.facts))
         cached = self._reach.get(key)
         if cached is None:
-            cached = self.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
+            cached = self.store.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
             self._reach[key] = cached
         return cached
-
-    def closure(
-        self, starts: Iterable[str], b: Boundary, kinds: frozenset[EdgeKind] | None = None
-    ) -> dict[str, str | None]:
-        """Modules ``starts`` load when imported over edges of ``kinds`` (``b``'s reverse
-        kinds by default), their ancestor packages included (breadth first, never into a
-        module ``b`` seals): ``{module: the module it was first reached from}``."""
-        kinds = reverse_kinds(b) if kinds is None else kinds
-        return self.graph.closure(starts, kinds, b.seals)
-
-    def chain(self, start: str, b: Boundary, avoid: str = "") -> list[str] | None:
-        """A shortest chain from ``start`` to a module ``b`` seals, not through ``avoid``."""
-        return self.graph.shortest_chain(start, b.seals, reverse_kinds(b), avoid)
 
     # -- step 4 ----------------------------------------------------------------------------
     def _upstream(self, b: Boundary) -> list[str]:
         found = self._upstreams.get(b.name)
         if found is None:
-            found = self._upstreams[b.name] = sorted(m for m in self.modules if b.is_upstream(m))
+            found = self._upstreams[b.name] = sorted(
+                m for m in self.store.modules if b.is_upstream(m)
+            )
         return found
 
     def _sealed(self, b: Boundary) -> list[str]:
         found = self._sealeds.get(b.name)
         if found is None:
-            found = self._sealeds[b.name] = sorted(m for m in self.modules if b.seals(m))
+            found = self._sealeds[b.name] = sorted(m for m in self.store.modules if b.seals(m))
         return found
 
-    def _clean(self, b: Boundary, hop: dict[str, str | None]) -> list[str]:
-        """Upstream modules that reach no sealed module, themselves or through an ancestor."""
-        return [
-            u for u in self._upstream(b) if u not in hop and not any(a in hop for a in ancestors(u))
-        ]
-
-    def _fixpoint(self, exact: set[str]) -> None:
-        first = {self.modules[m] for m in exact if m in self.modules}
+    def _first(self, exact: set[str]) -> set[str]:
+        """What step 4 parses first: ``exact`` (modules the scan could not judge), upstream
+        modules and their packages, and the allowed modules the sealed modules import (what
+        ST104 asks about)."""
+        modules = self.store.modules
+        first = {modules[m] for m in exact if m in modules}
         for b in self.config.boundaries:
             for u in self._upstream(b):
-                first.add(self.modules[u])
-                first.update(self.modules[a] for a in ancestors(u) if a in self.modules)
-        for b in self.config.boundaries:  # what ST104 asks about: the allowed modules used
-            for sealed in (m for m in self.modules if b.seals(m)):
+                first.add(modules[u])
+                first.update(modules[a] for a in ancestors(u) if a in modules)
+            for sealed in self._sealed(b):
                 first.update(
-                    self.modules[e.target]
-                    for e in self.edges(sealed)
+                    modules[e.target]
+                    for e in self.store.edges(sealed)
                     if b.allows_import(e.target) and not b.seals(e.target)
                 )
+        return first
+
+    def _fixpoint(self, exact: set[str]) -> None:
+        """Step 4: parse where a verdict can change, until nothing new is asked for."""
         # Sealed modules come from the libcst pass (their edges never extend the graph).
-        self._parse(p for p in first if not self._seals(self.by_path[p].module or ""))
+        self.store.parse(
+            p
+            for p in self._first(exact)
+            if not self.store.seals(self.store.by_path[p].module or "")
+        )
         while True:
             need = self._star_sources()
             for b in self.config.boundaries:
@@ -707,25 +330,25 @@ class _Run:
             need = {
                 p
                 for p in need
-                if p not in self.facts
-                and self.screens[p].error is None
-                and not self._seals(self.by_path[p].module or "")
+                if p not in self.store.facts
+                and self.store.screens[p].error is None
+                and not self.store.seals(self.store.by_path[p].module or "")
             }
             if not need:
                 return
-            self._parse(need)
+            self.store.parse(need)
 
     def _star_sources(self) -> set[str]:
         """First-party packages a parsed file star-imports (their ``__all__`` decides)."""
         out: set[str] = set()
-        for facts in self.facts.values():
+        for facts in self.store.facts.values():
             for fact in facts.imports:
                 if (
                     fact.name == "*"
-                    and fact.module in self.packages
-                    and not self._seals(fact.module)
+                    and fact.module in self.store.packages
+                    and not self.store.seals(fact.module)
                 ):  # those come from the libcst pass
-                    out.add(self.modules[fact.module])
+                    out.add(self.store.modules[fact.module])
         return out
 
     def _candidates(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
@@ -733,11 +356,12 @@ class _Run:
         the static graph does not show (step 4)."""
         words = {m.rpartition(".")[2].encode() for m in hop}
         out: set[str] = set()
-        for module in self.closure(self._clean(b, hop), b):
-            path = self.modules[module]
-            if path in self.facts or self.screens[path].error is not None:
+        clean = BoundaryReach(self.store, b, hop, self._upstream(b)).clean()
+        for module in self.store.graph.closure(clean, reverse_kinds(b), b.seals):
+            path = self.store.modules[module]
+            if path in self.store.facts or self.store.screens[path].error is not None:
                 continue
-            if module in self.unscanned:
+            if module in self.store.unscanned:
                 out.add(path)
                 continue
             checked = self._words_checked.get(path)
@@ -746,19 +370,19 @@ class _Run:
                 continue
             # Read again only when there is something new to ask, and kept only while asked:
             # the closure of an upstream module can hold much of a tree.
-            item = _text.load(self.by_path[path], self.config.max_file_bytes)
+            item = _text.load(self.store.by_path[path], self.config.max_file_bytes)
             if item.error is not None:
                 continue
             if checked is None and (
                 _text.may_import_dynamically(item.scan) or _text.star_import(item.scan)
             ):
                 out.add(path)
-                self.items[path] = item
+                self.store.items[path] = item
                 continue
             self._words_checked.setdefault(path, set()).update(fresh)
             if not item.tokens().isdisjoint(fresh):
                 out.add(path)
-                self.items[path] = item
+                self.store.items[path] = item
         return out
 
     def _on_chains(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
@@ -769,423 +393,145 @@ class _Run:
         for start in {m for u in self._upstream(b) for m in (u, *ancestors(u)) if m in hop}:
             node: str | None = start
             while node is not None:
-                path = self.modules[node]
-                if path not in self.facts and self.screens[path].error is None:
+                path = self.store.modules[node]
+                if path not in self.store.facts and self.store.screens[path].error is None:
                     out.add(path)
                 node = hop[node]
         return out
 
     # -- step 5 ----------------------------------------------------------------------------
     def execute(self) -> tuple[LintResult, dict[str, Any]]:
+        """Steps 1-5 of the module docstring; returns the result and the facts to cache."""
         # The sealed modules' libcst pass (libcst's import alone takes a third of a second)
-        # runs in a process of its own while this one screens and scans the tree and parses
+        # runs on a process pool while this one screens and scans the tree and parses
         # what the fixpoint asks for: the reverse-dependency graph never runs through a sealed
         # module, so the fixpoint does not wait for their facts.
-        sealed = sorted(path for module, path in self.modules.items() if self._seals(module))
-        for path in sealed:
-            self.items[path] = _text.load(self.by_path[path], self.config.max_file_bytes)
-        sealed = [path for path in sealed if self.items[path].error is None]
-        pass_ = _SealedPass(self, sealed)
+        sealed = self._load_sealed()
+        pass_ = SealedPass(self.store, sealed)
         try:
-            self._screen_all()
-            exact = self._scan()
+            self.store.screen_all()
+            exact = self.store.scan_tree()
             self._fixpoint(exact)
         finally:
             pass_.finish()
-        self._parse(sealed)  # whatever the process could not answer, parsed here
+        self.store.parse(sealed)  # whatever the process could not answer, parsed here
         self._fixpoint(set())
-        # ST404 parses the modules on its chains; what they show may change the graph, so
-        # the fixpoint runs again until neither parses anything new.
+        self._close()
+        per_file: dict[str, list[Finding]] = {}
+        for b in self.config.boundaries:
+            self._judge(b, per_file)
+        return self._report(per_file), self.store.new_facts
+
+    def _load_sealed(self) -> list[str]:
+        """Read the sealed modules' files (their text goes to the libcst pass)."""
+        sealed = sorted(
+            path for module, path in self.store.modules.items() if self.store.seals(module)
+        )
+        for path in sealed:
+            self.store.items[path] = _text.load(
+                self.store.by_path[path], self.config.max_file_bytes
+            )
+        return [path for path in sealed if self.store.items[path].error is None]
+
+    def _close(self) -> None:
+        """ST404's closures. They parse the modules on their chains; what those show may
+        change the graph, so the fixpoint runs again until neither parses anything new."""
+        closures = ClosureCheck(self.store)
         while True:
-            before = len(self.facts)
+            before = len(self.store.facts)
             self.closures = {
-                (b.name, m): self._closure_edges(m, b)
+                (b.name, m): closures.edges(m, b)
                 for b in self.config.boundaries
                 if b.closure
-                for m in sorted(self.modules)
+                for m in sorted(self.store.modules)
                 if b.seals(m)
             }
             self._fixpoint(set())
-            if len(self.facts) == before:
-                break
-        per_file: dict[str, list[Finding]] = {}
-        engine: list[Finding] = []
-        for f in self.files:
+            if len(self.store.facts) == before:
+                return
+
+    def _judge(self, b: Boundary, per_file: dict[str, list[Finding]]) -> None:
+        """Step 5 for one boundary: its sealed and upstream modules, the packages above
+        upstream modules that cause a reverse dependency, and the reached modules."""
+        hop = self.reach(b)
+        reach = BoundaryReach(self.store, b, hop, self._upstream(b))
+        causes = reach.root_causes()
+        first_party = frozenset(self.store.modules)
+        for path, facts in list(self.store.facts.items()):
+            module = self.store.by_path[path].module
+            if module is None or facts.error is not None or not self._is_selected(path):
+                continue
+            if self.store.modules.get(module) != path:
+                continue
+            if b.seals(module):
+                closure = self.closures.get((b.name, module), ())
+                ctx = RuleContext(path, module, facts, b, "boundary", self.store.text_of(path))
+                ctx = dataclasses.replace(
+                    ctx, first_party=first_party, closure=closure, kind_of=self.store.kind_of
+                )
+            elif b.is_upstream(module):
+                edges = reach.cause_edges(module, causes.get(module))
+                ctx = RuleContext(
+                    path, module, facts, b, "upstream", self.store.text_of(path), edges, first_party
+                )
+            else:
+                continue
+            self._run_rules(per_file, ctx)
+        for package, affected in causes.items():
+            path = self.store.modules[package]
+            package_facts = self.store.facts.get(path)
+            if b.is_upstream(package) or package_facts is None or package_facts.error is not None:
+                continue
+            if not self._is_selected(path):
+                continue
+            edges = reach.cause_edges(package, affected)
+            ctx = RuleContext(
+                path, package, package_facts, b, "ancestor", self.store.text_of(path), edges
+            )
+            self._run_rules(
+                per_file, dataclasses.replace(ctx, first_party=first_party, affected=affected)
+            )
+        for module, chain in reach.reached():
+            path = self.store.modules[module]
+            if self._is_selected(path):
+                ctx = RuleContext(
+                    path, module, self.store.facts[path], b, "reached", self.store.text_of(path)
+                )
+                ctx = dataclasses.replace(ctx, first_party=first_party, reached_from=chain)
+                self._run_rules(per_file, ctx)
+
+    def _report(self, per_file: dict[str, list[Finding]]) -> LintResult:
+        """The engine's own findings (files it could not read or parse) and the rules',
+        after suppressions, sorted."""
+        result: list[Finding] = []
+        for f in self.store.files:
             path = f.relpath
             if not self._is_selected(path):
                 continue
-            error = self.screens[path].error or (
-                self.facts[path].error if path in self.facts else None
+            error = self.store.screens[path].error or (
+                self.store.facts[path].error if path in self.store.facts else None
             )
             if error is not None:
                 code, line, col, message = error
-                engine.append(Finding(path, line, col, code, message, anchor=message))
-        first_party = frozenset(self.modules)
-        for b in self.config.boundaries:
-            hop = self.reach(b)
-            for path, facts in list(self.facts.items()):
-                module = self.by_path[path].module
-                if module is None or facts.error is not None or not self._is_selected(path):
-                    continue
-                if self.modules.get(module) != path:
-                    continue
-                role = (
-                    "boundary" if b.seals(module) else "upstream" if b.is_upstream(module) else ""
-                )
-                if not role:
-                    continue
-                edges = self._reverse_edges(module, b, hop) if role == "upstream" else ()
-                closure = self.closures.get((b.name, module), ()) if role == "boundary" else ()
-                self._run_rules(
-                    per_file,
-                    RuleContext(
-                        path,
-                        module,
-                        facts,
-                        b,
-                        role,
-                        self._text_of(path),
-                        edges,
-                        first_party,
-                        closure=closure,
-                        kind_of=self.kind_of if role == "boundary" else None,
-                    ),
-                )
-            for package, affected in self._ancestor_packages(b, hop).items():
-                path = self.modules[package]
-                package_facts = self.facts.get(path)
-                if (
-                    package_facts is None
-                    or package_facts.error is not None
-                    or not self._is_selected(path)
-                ):
-                    continue
-                self._run_rules(
-                    per_file,
-                    RuleContext(
-                        path,
-                        package,
-                        package_facts,
-                        b,
-                        "ancestor",
-                        self._text_of(path),
-                        self._reverse_edges(package, b, hop),
-                        first_party,
-                        affected=affected,
-                    ),
-                )
-            for module, origin in self._reached(b, hop):
-                path = self.modules[module]
-                if not self._is_selected(path):
-                    continue
-                self._run_rules(
-                    per_file,
-                    RuleContext(
-                        path,
-                        module,
-                        self.facts[path],
-                        b,
-                        "reached",
-                        self._text_of(path),
-                        (),
-                        first_party,
-                        origin,
-                    ),
-                )
-        for f in self.files:
-            path = f.relpath
-            if self._is_selected(path) and (
-                (path in self.facts and self.facts[path].error is None)
-                or (self.screens[path].marker and self.screens[path].error is None)
-            ):
+                result.append(Finding(path, line, col, code, message, anchor=message))
+            elif path in self.store.facts or self.store.screens[path].marker:
                 per_file.setdefault(path, [])
-        result: list[Finding] = list(engine)
         for path, found in per_file.items():
-            parsed = self.facts.get(path)
+            parsed = self.store.facts.get(path)
             suppressions = parsed.suppressions if parsed is not None else ()
-            if not suppressions and self.screens[path].marker:
-                suppressions = scan_suppressions(self._item(path).decoded())
+            if not suppressions and self.store.screens[path].marker:
+                suppressions = scan_suppressions(self.store.item(path).decoded())
             result.extend(apply_suppressions(path, found, suppressions))
-        checked = sum(1 for f in self.files if self._is_selected(f.relpath))
-        return (
-            LintResult(tuple(sort_findings(result)), checked, len(self.facts), False, self.rules),
-            self.new_facts,
+        checked = sum(1 for f in self.store.files if self._is_selected(f.relpath))
+        return LintResult(
+            tuple(sort_findings(result)), checked, len(self.store.facts), False, self.rules
         )
-
-    def _text_of(self, path: str) -> str | None:
-        item = self.items.get(path)
-        return item.decoded() if item is not None and item.error is None else None
 
     def _run_rules(self, per_file: dict[str, list[Finding]], ctx: RuleContext) -> None:
         found = per_file.setdefault(ctx.path, [])
         for rule in self.rules:
             if ctx.role in rule.roles:
                 found.extend(self._check(rule, ctx))
-
-    def _reached(self, b: Boundary, hop: dict[str, str | None]) -> list[tuple[str, str]]:
-        """Parsed modules in the clean upstream modules' forward closure, outside ``b`` and
-        its upstream, with a dynamic import the lint cannot resolve: ``(module, an upstream
-        module reaching it)``."""
-        clean = self._clean(b, hop)
-        if not clean:
-            return []
-        parent = self.closure(clean, b)
-        out: list[tuple[str, str]] = []
-        for module in sorted(parent):
-            facts = self.facts.get(self.modules[module])
-            if (
-                facts is None
-                or facts.error is not None
-                or b.is_upstream(module)
-                or not any(f.kind in _HIDDEN_KINDS for f in facts.dynamics)
-            ):
-                continue
-            origin = module
-            while (up := parent[origin]) is not None:
-                origin = up
-            out.append((module, origin))
-        return out
-
-    def _reverse_edges(
-        self, module: str, b: Boundary, hop: dict[str, str | None]
-    ) -> tuple[ReverseEdge, ...]:
-        """An upstream module's reverse dependencies: every import site of a sealed module
-        (chain of length 1), else one edge: the import whose target reaches the sealed module
-        by the shortest chain that never passes through ``module`` itself (ties: the first
-        line), with the number of other imported modules that reach it too."""
-        kinds = reverse_kinds(b)
-        edges = sorted(self.graph.edges(module, kinds), key=lambda e: (e.line, e.column))
-        direct = [
-            ReverseEdge(e.line, e.column, e.text, (e.target,), kinds=(e.kind.value,))
-            for e in edges
-            if b.seals(e.target)
-        ]
-        if direct:
-            # one per import statement (``from m import (a, b)`` is one)
-            facts = self.facts.get(self.modules[module])
-            statement = {
-                (f.line, f.column): f.statement or f.line
-                for f in (facts.imports if facts is not None else ())
-            }
-            unique: dict[int, ReverseEdge] = {}
-            for edge in direct:
-                unique.setdefault(statement.get((edge.line, edge.column), edge.line), edge)
-            return tuple(unique.values())
-        best: tuple[int, int, int, ReverseEdge] | None = None
-        reaching: set[str] = set()
-        for target, line, col, text in ((e.target, e.line, e.column, e.text) for e in edges):
-            if target not in hop or target in reaching:
-                continue
-            chain = self._hop_chain(target, hop)
-            if module in chain:
-                avoided = self.chain(target, b, avoid=module)
-                if avoided is None:
-                    continue  # reaches the sealed module only through ``module`` itself
-                chain = avoided
-            reaching.add(target)
-            steps = self._step_kinds([module, *chain], kinds)
-            candidate = (
-                len(chain),
-                line,
-                col,
-                ReverseEdge(line, col, text, tuple(chain), 0, steps),
-            )
-            if best is None or candidate[:3] < best[:3]:
-                best = candidate
-        if best is None:
-            return ()
-        edge = best[3]
-        return (dataclasses.replace(edge, others=len(reaching) - 1),)
-
-    def _step_kinds(self, chain: Sequence[str], kinds: frozenset[EdgeKind]) -> tuple[str, ...]:
-        """How each step of ``chain`` runs (see :meth:`ImportGraph.step_kind`)."""
-        return tuple(self.graph.step_kind(a, z, kinds).value for a, z in itertools.pairwise(chain))
-
-    def _ancestor_packages(
-        self, b: Boundary, hop: dict[str, str | None]
-    ) -> dict[str, tuple[str, ...]]:
-        """Packages above upstream modules, themselves neither sealed nor upstream, that
-        reach ``b``'s sealed module: ``{package: the upstream modules below it}``."""
-        out: dict[str, list[str]] = {}
-        for upstream in self._upstream(b):
-            for package in ancestors(upstream):
-                if package in hop and not b.seals(package) and not b.is_upstream(package):
-                    out.setdefault(package, []).append(upstream)
-        return {p: tuple(sorted(u)) for p, u in sorted(out.items())}
-
-    # -- ST404: the sealed module's import closure ---------------------------------------------
-    def _closure_offences(
-        self, module: str, b: Boundary, kinds: frozenset[EdgeKind]
-    ) -> dict[str, tuple[str, str]]:
-        """What one module of the closure loads against ``b``'s policy, whole modules only:
-        ``{offending module: (description, importing module)}`` (the module itself when it
-        is the offence). ``from X import n`` loads ``X``, and ``X.n`` only when that is a
-        module (:func:`_external_submodule`): a class or function of an allowed module
-        (``from types import FunctionType``) loads nothing more."""
-        out: dict[str, tuple[str, str]] = {}
-        if b.is_upstream(module) and not b.allows_import(module):
-            out[module] = (f"upstream module {module}", module)
-        elif b.is_banned(module):
-            out[module] = (f"banned {module}", module)
-        facts = self.facts.get(self.modules[module])
-        names: set[str] = set()
-        if facts is not None and facts.error is None:
-            for fact in facts.imports:
-                external = _longest_external(fact, self.modules)
-                if external and kind_of_import(fact) in kinds:
-                    names.add(external)  # ``from numpy import random`` loads numpy.random too
-                    if fact.name and fact.name != "*" and _external_submodule(external, fact.name):
-                        names.add(f"{external}.{fact.name}")
-        elif facts is None:
-            names = set(self.external.get(module, ()))
-        for name in sorted(n for n in names if n):
-            if b.module_is_banned(name) and name not in out:
-                out[name] = (f"banned {name}", module)
-        return out
-
-    def _closure_edges(self, sealed: str, b: Boundary) -> tuple[ClosureEdge, ...]:
-        """ST404 for one sealed module (boundaries with ``closure = true``): each offence of
-        its first-party import closure, on a shortest chain. Every module of the closure is
-        parsed, so that what it imports (dynamic imports, star imports, imports inside
-        functions, ``TYPE_CHECKING``) is exact."""
-        if not b.closure or self.modules.get(sealed) is None:
-            return ()
-        kinds = closure_kinds(b)
-        while True:  # every module of the closure parsed: what it imports, exactly
-            parent = self.closure([sealed], b, kinds)
-            unparsed = {
-                self.modules[m]
-                for m in parent
-                if not b.seals(m)
-                and self.modules[m] not in self.facts
-                and self.screens[self.modules[m]].error is None
-            }
-            if not unparsed:
-                break
-            self._parse(unparsed)
-        while True:
-            parent = self.closure([sealed], b, kinds)
-            found: dict[str, tuple[str, list[str]]] = {}
-            for module in parent:  # breadth-first order: the first chain is a shortest one
-                if b.seals(module):
-                    continue
-                for name, (what, owner) in self._closure_offences(module, b, kinds).items():
-                    if name in found:
-                        continue
-                    chain = [owner]
-                    while (up := parent[chain[-1]]) is not None:
-                        chain.append(up)
-                    chain.reverse()
-                    if name != owner:
-                        chain.append(name)
-                    found[name] = (what, chain)
-            unparsed = {
-                self.modules[m]
-                for _, chain in found.values()
-                for m in chain
-                if m in self.modules and self.modules[m] not in self.facts
-            }
-            unparsed = {p for p in unparsed if self.screens[p].error is None}
-            if not unparsed:
-                break
-            self._parse(unparsed)
-        out: list[ClosureEdge] = []
-        sealed_edges = sorted(self.graph.edges(sealed, kinds), key=lambda e: (e.line, e.column))
-        for _name, (what, chain) in sorted(found.items()):
-            if len(chain) < 3:
-                continue  # the sealed module's own import: ST101/ST102 judge it
-            first = next((e for e in sealed_edges if e.target == chain[1]), None)
-            line, col, text = (
-                (first.line, first.column, first.text)
-                if first
-                else (1, 1, f"its package {chain[1]} runs first")
-            )
-            steps = tuple(self._closure_step(a, z, kinds) for a, z in itertools.pairwise(chain))
-            out.append(ClosureEdge(line, col, text, what, tuple(chain), steps))
-        return tuple(out)
-
-    def _closure_step(self, importer: str, target: str, kinds: frozenset[EdgeKind]) -> str:
-        """How the closure step ``importer -> target`` (a module, or an external module)
-        runs: the most often running kind among its imports of ``kinds``."""
-        if target in self.modules:
-            return self.graph.step_kind(importer, target, kinds).value
-        facts = self.facts.get(self.modules.get(importer, ""))
-        found = [
-            kind_of_import(f)
-            for f in (facts.imports if facts is not None and facts.error is None else ())
-            if _longest_external(f, self.modules) == target
-        ]
-        found = [k for k in found if k in kinds] or found
-        return min(found, key=lambda k: k.rank, default=EdgeKind.MODULE).value
-
-    # -- ST104: what a first-party name is defined as ----------------------------------------
-    def kind_of(self, qname: str) -> str:
-        """What ``qname`` (``module.name`` of a first-party module) is defined as there:
-        ``function``, ``class``, ``value``, ``module``, ``external:<name>`` (re-exported
-        from a module outside the source roots) or ``unknown``; re-exports and aliases are
-        followed through first-party modules (parsed as needed)."""
-        known = self._kinds.get(qname)
-        if known is None:
-            known = self._kinds[qname] = self._kind_of(qname)
-        return known
-
-    def _kind_of(self, qname: str) -> str:
-        kinds: set[str] = set()
-        seen: set[str] = set()
-        work = [qname]
-        while work and len(seen) < 500:
-            name = work.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            if name in self.modules:
-                kinds.add("module")
-                continue
-            module = longest_module(name, self.modules)
-            if module is None:
-                kinds.add(f"external:{name}")
-                continue
-            first, _, rest = name[len(module) + 1 :].partition(".")
-            tail = f".{rest}" if rest else ""
-            path = self.modules[module]
-            self._parse([path])
-            facts = self.facts.get(path)
-            if facts is None or facts.error is not None:
-                kinds.add("unknown")
-                continue
-            defs: dict[str, list[str]] = facts.extra.get("defs", {})
-            bindings = defs.get(first)
-            if not bindings:  # perhaps bound by a star import
-                stars = [b[5:] for b in defs.get("*", ()) if b.startswith("star:")]
-                work.extend(f"{star}.{first}{tail}" for star in stars)
-                if not stars:
-                    kinds.add("unknown")
-                continue
-            for binding in bindings:
-                tag, _, value = binding.partition(":")
-                if tag in ("function", "class", "value"):
-                    # an attribute of one of those is no name the rule can judge
-                    kinds.add(tag if not rest else "unknown")
-                elif tag in ("import", "module"):
-                    work.append(value + tail)
-                elif tag == "alias":
-                    head, _, after = value.partition(".")
-                    # the alias's head is a name of this same module
-                    work.append(f"{module}.{head}" + (f".{after}" if after else "") + tail)
-        for kind in ("function", "external:", "class", "value", "module"):
-            match = sorted(k for k in kinds if k.startswith(kind))
-            if match:
-                return match[0]
-        return "unknown"
-
-    @staticmethod
-    def _hop_chain(start: str, hop: dict[str, str | None]) -> list[str]:
-        chain = [start]
-        node = hop[start]
-        while node is not None:
-            chain.append(node)
-            node = hop[node]
-        return chain
 
     def _check(self, rule: Rule, ctx: RuleContext) -> list[Finding]:
         try:

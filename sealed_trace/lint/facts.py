@@ -22,6 +22,8 @@ __all__ = [
     "ImportFact",
     "RefFact",
     "SuppressionFact",
+    "dynamic_import_target",
+    "relative_module",
 ]
 
 
@@ -71,6 +73,34 @@ DYNAMIC_WORDS = (
     b"load_module",
     b"zipimporter",
 )
+
+
+def relative_module(package: str, level: int, name: str) -> str:
+    """The absolute name of a relative import: ``level`` dots in ``package`` (``""`` when it
+    leaves the top package)."""
+    parts = package.split(".") if package else []
+    if not parts or level - 1 >= len(parts):
+        return ""
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, name]) if name else ".".join(base)
+
+
+def dynamic_import_target(
+    text: str, relative: int, package: str | None, own_package: str
+) -> str | None:
+    """The module a literal dynamic import names (both passes judge it by this one rule):
+    ``text`` itself; relative to ``own_package`` by ``relative`` levels (``__import__``'s
+    ``level``); or, when ``text`` starts with dots, relative to ``package`` (the call's
+    ``package`` argument as a string, ``own_package`` for ``__package__``). None when a
+    relative name has no package the lint can read (a computed import)."""
+    if relative:
+        return relative_module(own_package, relative, text)
+    level = len(text) - len(text.lstrip("."))
+    if not level:
+        return text
+    if package is None:
+        return None
+    return relative_module(package, level, text[level:])
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,8 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sealed_trace.lint.config import UNHIDEABLE, LintConfig
+from sealed_trace.lint.catalog import matches_rule
+from sealed_trace.lint.config import UNHIDEABLE, LintConfig, _key_lines
 from sealed_trace.lint.findings import Finding, occurrence_fingerprints, sort_findings
 
 __all__ = ["BASELINE_SCHEMA", "BaselineError", "Selection", "apply_filters", "write_baseline"]
@@ -46,8 +47,6 @@ def _relpath(path: str, root: str) -> str:
 
 
 def _selected(code: str, config: LintConfig, selection: Selection) -> bool:
-    from sealed_trace.lint.catalog import matches_rule
-
     if code in UNHIDEABLE:
         return True
     if not config.selects(code):
@@ -157,8 +156,6 @@ def apply_filters(
     out = after_ignores
     whole_run = checked_paths is None
     if whole_run:
-        from sealed_trace.lint.config import _key_lines
-
         lines = _key_lines(_read_text(config.config_path))
         for entry in config.ignores:
             if entry.index not in used and _selected("ST008", config, selection):

@@ -5,13 +5,15 @@ A :class:`Finding` is an immutable value: repo-relative POSIX ``path``, 1-based 
 text the finding is about (for example the qualified name ``time.time``); together with path,
 code and boundary it gives :meth:`Finding.fingerprint`, which survives the finding moving to
 another line. :meth:`Finding.finding_id` additionally includes the line and column, so it is
-unique within one report and stable across runs.
+unique within one report and stable across runs. ``chains`` (reverse dependencies) lists,
+for each upstream module the finding's import makes reach the sealed module, its shortest
+chain; it is neither compared nor fingerprinted.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sealed_trace.lint.catalog import lookup_rule
 
@@ -29,6 +31,7 @@ class Finding:
     message: str
     anchor: str = ""
     boundary: str = ""
+    chains: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def rule_name(self) -> str:
@@ -56,6 +59,7 @@ class Finding:
             "message": self.message,
             "anchor": self.anchor,
             "boundary": self.boundary,
+            "chains": list(self.chains),
         }
 
     @classmethod
@@ -72,7 +76,16 @@ class Finding:
             message=str(data["message"]),
             anchor=str(data.get("anchor", "")),
             boundary=str(data.get("boundary", "")),
+            chains=tuple(str(c) for c in _list(data.get("chains"))),
         )
+
+
+def _list(value: object) -> list[object]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TypeError("chains must be a list")
+    return value
 
 
 def occurrence_fingerprints(findings: list[Finding] | tuple[Finding, ...]) -> list[str]:

@@ -35,6 +35,7 @@ __all__ = [
     "ancestors",
     "edges_from_facts",
     "kind_of_import",
+    "kinds_from_policy",
     "longest_module",
 ]
 
@@ -86,6 +87,15 @@ class Edge:
     def runs_on_import(self) -> bool:
         """Whether this import runs when the importing module is imported."""
         return self.kind is EdgeKind.MODULE
+
+
+def kinds_from_policy(names: Iterable[str], ignore_type_checking: bool) -> frozenset[EdgeKind]:
+    """The kinds a policy names (``"module"``, ``"function"``, ...), without
+    ``type-checking`` when the policy ignores ``TYPE_CHECKING`` imports."""
+    kinds = {EdgeKind(name) for name in names}
+    if ignore_type_checking:
+        kinds.discard(EdgeKind.TYPE_CHECKING)
+    return frozenset(kinds)
 
 
 def kind_of_import(fact: ImportFact) -> EdgeKind:
@@ -174,6 +184,17 @@ class ImportGraph:
             for module in self.modules
         }
         self._importers: dict[frozenset[EdgeKind], dict[str, list[str]]] = {}
+
+    def updated(self, direct: Mapping[str, Iterable[Edge]]) -> ImportGraph:
+        """A new graph with the direct edges of the modules in ``direct`` replaced (this one
+        is left as it is): what a module's new facts change, without rebuilding the rest."""
+        graph = ImportGraph({}, ())
+        graph.modules = self.modules
+        graph._edges = dict(self._edges)
+        for module, edges in direct.items():
+            if module in self.modules:
+                graph._edges[module] = _with_ancestors(module, edges, self.modules)
+        return graph
 
     def edges(self, module: str, kinds: Collection[EdgeKind] = ALL_KINDS) -> list[Edge]:
         """``module``'s edges of the given kinds, in source order."""

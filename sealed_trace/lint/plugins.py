@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from sealed_trace.lint.catalog import RuleInfo, register_rule_info
+from sealed_trace.lint.catalog import RuleInfo, explain_rule, lookup_rule, register_rule_info
 from sealed_trace.lint.rules import Rule
 
 if TYPE_CHECKING:
     import pluggy
 
-__all__ = ["PluginError", "load_plugin_rules", "plugin_manager"]
+__all__ = ["PluginError", "explain", "load_plugin_rules", "plugin_manager"]
+
+_plugins_loaded: list[bool] = []
+
+
+def explain(code_or_name: str) -> str | None:
+    """:func:`~sealed_trace.lint.catalog.explain_rule`, after registering installed plugins'
+    rules (once) when ``code_or_name`` names no known rule."""
+    if lookup_rule(code_or_name) is None and not _plugins_loaded:
+        _plugins_loaded.append(True)
+        # a broken plugin must not break `explain` of the built-in rules
+        with contextlib.suppress(Exception):
+            load_plugin_rules(plugin_manager())
+    return explain_rule(code_or_name)
 
 
 class PluginError(Exception):

@@ -215,3 +215,24 @@ def test_a_bad_edge_kinds_policy_is_a_configuration_error(
     with pytest.raises(ConfigError, match="edge_kinds") as caught:
         project.config()
     assert problem in str(caught.value)
+
+
+# -- requires-python, read with packaging ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("spec", "target"),
+    [
+        (">=3.12", (3, 12)),
+        ("~=3.10", (3, 10)),
+        (">3.11.99", (3, 12)),
+        ("==3.12.*", (3, 12)),
+        (">=3.10, !=3.10.*", (3, 11)),
+        ("<4", None),
+        ("not a specifier", None),
+    ],
+)
+def test_the_target_version_is_the_lowest_python_requires_python_admits(
+    spec: str, target: tuple[int, int] | None
+) -> None:
+    from sealed_trace.lint.config import target_from_requires_python
+
+    assert target_from_requires_python(spec) == target

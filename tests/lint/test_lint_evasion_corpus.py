@@ -299,9 +299,9 @@ EVASIONS: list[Entry] = [
     (
         "up-chain-relative-star",
         "up",
-        "from .. import *\n",
+        "from ..reexport import *\n",
         {("ST402", 1)},
-        {"src/pkg/__init__.py": "from .sealed import *\n"},
+        {"src/pkg/reexport/__init__.py": "from ..sealed import *\n"},
     ),
     (
         "up-chain-dynamic",

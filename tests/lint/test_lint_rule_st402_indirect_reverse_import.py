@@ -16,16 +16,27 @@ def test_chain_through_helpers(project: Project) -> None:
 
 
 def test_parent_package_reexports_sealed(project: Project) -> None:
+    project.write("src/pkg/reexport.py", "from pkg.sealed import Thing\n")
+    assert project.upstream("from pkg.reexport import Thing\n") == {("ST402", 1)}
+    assert project.upstream("import pkg.reexport\n") == {("ST402", 1)}
+
+
+def test_a_package_above_the_upstream_module_is_the_cause(project: Project) -> None:
+    # pkg/__init__ runs before every upstream module: the finding is there, once
     project.write("src/pkg/__init__.py", "from pkg.sealed import Thing\n")
-    assert project.upstream("from pkg import Thing\n") == {("ST402", 1)}
-    assert project.upstream("import pkg\n") == {("ST402", 1)}
+    project.write("src/pkg/up/a.py", "from pkg import Thing\n")
+    assert {(f.path, f.code) for f in project.findings()} == {("src/pkg/__init__.py", "ST403")}
 
 
 def test_relative_star_of_parent_that_reexports(project: Project) -> None:
     project.write("src/pkg/up/__init__.py", "from ..sealed import *\n")
-    # pkg.up itself is upstream and imports the sealed module directly
-    assert project.codes("src/pkg/up/__init__.py") == {("ST401", 1)}
-    assert project.upstream("from . import *\n") == {("ST402", 1)}
+    # pkg.up itself is upstream and imports the sealed module directly: it is the one cause,
+    # pkg.up.a (which runs it first, and star-imports it) is reported with it
+    project.write("src/pkg/up/a.py", "from . import *\n")
+    (finding,) = project.findings()
+    assert (finding.path, finding.code, finding.line) == ("src/pkg/up/__init__.py", "ST401", 1)
+    assert finding.message.endswith("; 1 other upstream module reaches it through this import")
+    assert finding.chains == ("pkg.up -> pkg.sealed", "pkg.up.a -> pkg.up -> pkg.sealed")
 
 
 def test_cycle_does_not_hang(project: Project) -> None:

@@ -2,7 +2,9 @@
 
 Each finding object has ``id`` (stable 16-hex, :meth:`Finding.finding_id`), ``fingerprint``
 (line-independent), ``path``, ``line``, ``column``, ``code``, ``rule`` (kebab name),
-``message`` and ``boundary``. Output is sorted and ends with a newline.
+``message`` and ``boundary``; a reverse-dependency finding also has ``chains``: the shortest
+chain of each upstream module its import makes reach the sealed module. Output is sorted and
+ends with a newline.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def render(result: LintResult, tool_version: str) -> str:
                 "rule": f.rule_name,
                 "message": f.message,
                 "boundary": f.boundary,
+                **({"chains": list(f.chains)} if f.chains else {}),
             }
             for f, ident, fingerprint in zip(result.findings, ids, prints, strict=True)
         ],

@@ -6,7 +6,8 @@ the distribution declares a ``Documentation`` URL),
 locations are repo-relative URIs against ``%SRCROOT%``, columns count Unicode code points, and
 ``partialFingerprints["sealedTrace/v1"]`` is the line-independent fingerprint with an
 occurrence index (two findings with the same anchor in one file differ), so an alert survives
-code moving up or down.
+code moving up or down. A reverse-dependency result's ``properties.chains`` lists the shortest
+chain of each upstream module its import makes reach the sealed module.
 
 Asked to (``sealed-trace lint --format sarif --include-suppressed``), the log also holds the
 findings that are not failures, each with a ``suppressions`` entry saying why: ``inSource``
@@ -75,6 +76,7 @@ def _result(f: Finding, rule_index: int, fingerprint: str) -> dict[str, object]:
             }
         ],
         "partialFingerprints": {"sealedTrace/v1": fingerprint},
+        **({"properties": {"chains": list(f.chains)}} if f.chains else {}),
     }
 
 

@@ -21,7 +21,20 @@ from sealed_trace.lint.facts import FileFacts
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.import_graph import EdgeKind
 
-__all__ = ["ClosureEdge", "ReverseEdge", "Rule", "RuleContext", "marked_chain"]
+__all__ = ["ClosureEdge", "ReverseEdge", "Rule", "RuleContext", "marked_chain", "through"]
+
+
+def through(module: str | None, affected: Sequence[str]) -> str:
+    """``"; 3 other upstream modules reach it through this import"`` (empty when ``affected``
+    names no upstream module but ``module``)."""
+    others = len([m for m in affected if m != module])
+    if not others:
+        return ""
+    plural = others > 1
+    return (
+        f"; {others} other upstream module{'s' if plural else ''} reach{'' if plural else 'es'} "
+        "it through this import"
+    )
 
 
 def marked_chain(chain: Sequence[str], kinds: Sequence[str]) -> str:
@@ -41,7 +54,9 @@ class ReverseEdge:
 
     ``chain`` runs from the imported module to the sealed module (length 1: a direct import);
     ``others`` counts the other modules the upstream module imports that reach it too;
-    ``kinds`` says how each step runs, from the upstream module on (see :func:`marked_chain`).
+    ``kinds`` says how each step runs, from the upstream module on (see :func:`marked_chain`);
+    ``affected`` names the upstream modules this import makes reach the sealed module (the
+    importing one first when it is upstream) and ``chains`` the shortest chain of each.
     """
 
     line: int
@@ -50,6 +65,8 @@ class ReverseEdge:
     chain: tuple[str, ...]
     others: int = 0
     kinds: tuple[str, ...] = ()
+    affected: tuple[str, ...] = ()
+    chains: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +101,7 @@ class RuleContext:
     reverse_edges: tuple[ReverseEdge, ...] = ()
     #: every first-party module of the source roots (``pkg.random`` is not ``random``)
     first_party: frozenset[str] = frozenset()
-    #: for a ``reached`` file: an upstream module that imports it, directly or not
+    #: for a ``reached`` file: a shortest chain from an upstream module that loads it
     reached_from: str = ""
     #: for an ``ancestor`` package: the upstream modules below it
     affected: tuple[str, ...] = ()
@@ -94,9 +111,17 @@ class RuleContext:
     #: (``function``, ``class``, ``value``, ``module``, ``external:<name>`` or ``unknown``)
     kind_of: Callable[[str], str] | None = None
 
-    def finding(self, line: int, column: int, code: str, message: str, anchor: str) -> Finding:
-        """Build a finding of this file and boundary."""
-        return Finding(self.path, line, column, code, message, anchor, self.boundary.name)
+    def finding(
+        self,
+        line: int,
+        column: int,
+        code: str,
+        message: str,
+        anchor: str,
+        chains: tuple[str, ...] = (),
+    ) -> Finding:
+        """Build a finding of this file and boundary (``chains``: see :class:`Finding`)."""
+        return Finding(self.path, line, column, code, message, anchor, self.boundary.name, chains)
 
     def counts(self, type_checking: bool) -> bool:
         """Whether a fact under ``TYPE_CHECKING`` counts for this boundary's policy."""

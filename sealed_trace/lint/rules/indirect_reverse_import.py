@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext, marked_chain
+from sealed_trace.lint.rules.base import RuleContext, marked_chain, through
 
 __all__ = ["IndirectReverseImport"]
 
@@ -14,7 +14,10 @@ _INFO = RULES["ST402"]
 
 
 class IndirectReverseImport:
-    """An upstream module reaching the sealed module through other first-party modules."""
+    """An upstream module reaching the sealed module through other first-party modules, when
+    no upstream module or package nearer to the sealed module on its chain causes it: one
+    finding, on the import that starts the shortest chain, naming how many other upstream
+    modules reach the sealed module through it (JSON and SARIF carry the chain of each)."""
 
     code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
     roles = frozenset({"upstream"})
@@ -36,6 +39,8 @@ class IndirectReverseImport:
                     edge.column,
                     self.code,
                     f"upstream module {ctx.module} reaches the sealed module through "
-                    f"`{edge.text}`: {chain}{others}",
-                    chain,
+                    f"`{edge.text}`: {chain}{others}" + through(ctx.module, edge.affected),
+                    # the import and its target: a shorter chain found elsewhere keeps it
+                    f"{edge.text}|{edge.chain[0]}",
+                    edge.chains,
                 )

@@ -36,5 +36,6 @@ class PackageReverseImport:
             f"package {ctx.module} reaches the sealed module through `{edge.text}` ({chain}); "
             f"importing upstream module{'s' if len(ctx.affected) > 1 else ''} {shown} runs it "
             "first",
-            chain,
+            f"{edge.text}|{edge.chain[0]}",
+            edge.chains,
         )

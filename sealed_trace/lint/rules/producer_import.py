@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sealed_trace.lint.catalog import RULES
-from sealed_trace.lint.config import name_is_banned
+from sealed_trace.lint.config import Boundary, name_is_banned
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.rules.base import RuleContext
 
@@ -20,7 +20,9 @@ class ProducerImport:
     Names come from ``from M import n`` (and literal dynamic ``fromlist`` imports) and from
     references ``M.n`` through an imported ``M``; ``M`` is first-party, allowed, and not the
     sealed module itself. What ``n`` is comes from the engine (``ctx.kind_of``), which follows
-    re-exports and aliases through first-party modules.
+    re-exports and aliases through first-party modules. One finding per import site (two
+    imports of one function are two findings, so a suppression of one hides only it); a
+    reference ``M.n`` is reported once per name, unless an import site reports that name.
     """
 
     code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
@@ -32,36 +34,14 @@ class ProducerImport:
             return
         b = ctx.boundary
         seen: set[str] = set()
-        candidates: list[tuple[int, int, str, str]] = []
-        for fact in ctx.facts.imports:
-            if fact.name and fact.name != "*" and fact.module and ctx.counts(fact.type_checking):
-                candidates.append((fact.line, fact.column, f"{fact.module}.{fact.name}", fact.text))
-        for ref in ctx.facts.refs:
-            if (ref.via in ("", "getattr") or ref.via.startswith("alias")) and ctx.counts(
-                ref.type_checking
-            ):
-                candidates.append((ref.line, ref.column, ref.qname, ref.qname))
-        for line, col, target, text in candidates:
+        for line, col, target, text, site in _candidates(ctx):
             owner = _module_of(target, ctx.first_party)
             if owner is None or owner == target or b.seals(owner) or not b.allows_import(owner):
                 continue
-            if target in seen or name_is_banned(target, b.allowed_callables):
+            if (not site and target in seen) or name_is_banned(target, b.allowed_callables):
                 continue
-            kind = ctx.kind_of(target)
-            external = kind[9:] if kind.startswith("external:") else ""
-            if kind == "function":
-                what = "defined there as a function"
-            elif (
-                external
-                and (b.is_banned(external) or b.module_is_banned(external))
-                and not any(
-                    b.module_is_banned(part) for part in target[len(owner) + 1 :].split(".")
-                )
-            ):
-                # a chain spelling a banned module's own name (``values.os.system``) is
-                # ST102/ST201's already
-                what = f"a re-export of banned {external}"
-            else:
+            what = _what(ctx.kind_of(target), target, owner, b)
+            if what is None:
                 continue
             seen.add(target)
             yield ctx.finding(
@@ -72,6 +52,33 @@ class ProducerImport:
                 "only (ADR-0230 §15.1; list pure helpers in allowed_callables)",
                 target,
             )
+
+
+def _candidates(ctx: RuleContext) -> list[tuple[int, int, str, str, bool]]:
+    """``(line, column, qualified name, spelling, is an import site)`` of every name the file
+    takes from a module: from-imports first, then references."""
+    out: list[tuple[int, int, str, str, bool]] = []
+    for fact in ctx.facts.imports:
+        if fact.name and fact.name != "*" and fact.module and ctx.counts(fact.type_checking):
+            out.append((fact.line, fact.column, f"{fact.module}.{fact.name}", fact.text, True))
+    for ref in ctx.facts.refs:
+        taken = ref.via in ("", "getattr") or ref.via.startswith("alias")
+        if taken and ctx.counts(ref.type_checking):
+            out.append((ref.line, ref.column, ref.qname, ref.qname, False))
+    return out
+
+
+def _what(kind: str, target: str, owner: str, b: Boundary) -> str | None:
+    """What makes ``target`` a producer (None: it is a value type)."""
+    if kind == "function":
+        return "defined there as a function"
+    external = kind[9:] if kind.startswith("external:") else ""
+    if not external or not (b.is_banned(external) or b.module_is_banned(external)):
+        return None
+    # a chain spelling a banned module's own name (``values.os.system``) is ST102/ST201's
+    if any(b.module_is_banned(part) for part in target[len(owner) + 1 :].split(".")):
+        return None
+    return f"a re-export of banned {external}"
 
 
 def _module_of(qname: str, first_party: frozenset[str]) -> str | None:

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.import_graph import EdgeKind
+from sealed_trace.lint.rules.base import RuleContext, through
 
 __all__ = ["ReverseImport"]
 
@@ -14,7 +15,9 @@ _INFO = RULES["ST401"]
 
 
 class ReverseImport:
-    """An upstream module whose own import statement reaches the sealed module directly."""
+    """An upstream module whose own import statement reaches the sealed module directly: one
+    finding per statement, the first naming how many other upstream modules reach the sealed
+    module through it (JSON and SARIF carry the chain of each)."""
 
     code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
     roles = frozenset({"upstream"})
@@ -23,11 +26,14 @@ class ReverseImport:
         """Yield the ST401 findings of ``ctx``'s file (see the class docstring)."""
         for edge in ctx.reverse_edges:
             if len(edge.chain) == 1:
+                note = EdgeKind(edge.kinds[0]).note if edge.kinds else ""
                 yield ctx.finding(
                     edge.line,
                     edge.column,
                     self.code,
                     f"upstream module {ctx.module} imports sealed module {edge.chain[0]} "
-                    f"(`{edge.text}`)",
+                    f"(`{edge.text}`{', ' + note if note else ''})"
+                    + through(ctx.module, edge.affected),
                     edge.text,
+                    edge.chains,
                 )

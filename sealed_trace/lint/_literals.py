@@ -1,0 +1,380 @@
+"""The strings a computed module name can be, when every value it can take is a literal.
+
+A dynamic import over literal constants names modules as surely as a literal argument does:
+a module-level string constant (``import_module(_BACKEND)``), a loop over a literal tuple or
+list (``for name in ("a", "b"): import_module(name)``), a lookup in a literal dict
+(``import_module(_LAZY[name])``, ``_LAZY.get(name)``), a PEP 562 ``__getattr__`` whose name
+is checked against a literal collection first (``if name in _SUBMODULES:`` ...
+``import_module(f".{name}", __name__)``), and concatenations and f-strings of those.
+:class:`Literals` answers, for an expression, every string it can evaluate to, or None when
+one of them is not a literal: the caller then reports the import as computed.
+
+Resolution is by name, not by scope or control flow: every binding of a name anywhere in the
+file counts, and one binding that is not a literal (a parameter, an augmented assignment, a
+call's result) makes the name unknown, so a literal found here is never a guess.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from collections.abc import Iterable
+
+__all__ = ["MAX_VALUES", "Literals"]
+
+#: More strings than this from one expression: taken as computed (a bound on the work).
+MAX_VALUES = 64
+_MAX_DEPTH = 20
+#: Calls that give the elements of their argument (``sorted(NAMES)``).
+_SAME_ELEMENTS = frozenset({"sorted", "list", "tuple", "set", "frozenset", "reversed"})
+_Values = frozenset[str] | None
+
+
+class _Binding:
+    """What one binding of a name gives: ``value`` (it is that expression), ``elements``
+    (it is an element of that iterable), ``keys``/``items`` parts of a dict's ``items()``,
+    or nothing known (``value`` and ``elements`` both None)."""
+
+    __slots__ = ("elements", "part", "value")
+
+    def __init__(
+        self,
+        value: ast.expr | None = None,
+        elements: ast.expr | None = None,
+        part: int = -1,
+    ) -> None:
+        self.value = value
+        self.elements = elements
+        #: for ``for k, v in D.items()``: 0 for the key, 1 for the value
+        self.part = part
+
+
+class Literals:
+    """Every binding of every name of one module's tree, and the literal values they give."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.bindings: dict[str, list[_Binding]] = {}
+        self.parents: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[id(child)] = node
+            self._collect(node)
+
+    # -- bindings --------------------------------------------------------------------------
+    def _bind(self, target: ast.expr, binding: _Binding) -> None:
+        if isinstance(target, ast.Name):
+            self.bindings.setdefault(target.id, []).append(binding)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:  # an unpacked element: not known
+                self._bind(
+                    element if not isinstance(element, ast.Starred) else element.value, _Binding()
+                )
+        elif isinstance(target, ast.Starred):
+            self._bind(target.value, _Binding())
+
+    def _collect(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._assign(target, node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            self._assign(node.target, node.value)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            self._loop(node.target, node.iter)
+        elif isinstance(node, ast.AugAssign):
+            self._bind(node.target, _Binding())
+        elif isinstance(node, ast.arguments):
+            for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg):
+                if arg is not None:
+                    self.bindings.setdefault(arg.arg, []).append(_Binding())
+        else:
+            self._other(node)
+
+    def _other(self, node: ast.AST) -> None:
+        """Bindings whose value is never known: ``with ... as``, ``except ... as``, imports,
+        ``global``/``nonlocal`` (another scope may assign anything), ``del``, ``match``
+        captures, function and class names."""
+        names: Iterable[str] = ()
+        if isinstance(node, ast.withitem) and node.optional_vars is not None:
+            self._bind(node.optional_vars, _Binding())
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names = (node.name,)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = ((a.asname or a.name).partition(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names = node.names
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = (node.name,)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
+            names = (node.id,)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names = (node.name,)
+        for name in names:
+            self.bindings.setdefault(name, []).append(_Binding())
+
+    def _assign(self, target: ast.expr, value: ast.expr) -> None:
+        if (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(value.elts)
+            and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
+        ):
+            for t, v in zip(target.elts, value.elts, strict=True):
+                self._assign(t, v)
+        elif isinstance(target, ast.Name):
+            self._bind(target, _Binding(value=value))
+        else:
+            self._bind(target, _Binding())
+
+    def _loop(self, target: ast.expr, iterable: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            self._bind(target, _Binding(elements=iterable))
+            return
+        items = _method_of(iterable, "items")
+        if (
+            items is not None
+            and isinstance(target, (ast.Tuple, ast.List))
+            and len(target.elts) == 2
+        ):
+            for part, element in enumerate(target.elts):
+                if isinstance(element, ast.Name):
+                    self._bind(element, _Binding(elements=items, part=part))
+                else:
+                    self._bind(element, _Binding())
+            return
+        self._bind(target, _Binding())
+
+    # -- values ----------------------------------------------------------------------------
+    def values(self, expr: ast.expr, at: ast.AST | None = None) -> _Values:
+        """Every string ``expr`` can be (None: one of them is not a literal). ``at`` is the
+        node it is evaluated at: a parameter checked against a literal collection by an
+        enclosing ``if name in ...:`` (or an earlier ``if name not in ...: raise``) there
+        takes that collection's elements."""
+        guards = self._guards(at) if at is not None else {}
+        return self._values(expr, guards, 0, frozenset())
+
+    def _values(
+        self, expr: ast.expr, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+    ) -> _Values:
+        if depth > _MAX_DEPTH:
+            return None
+        step = depth + 1
+        if isinstance(expr, ast.Constant):
+            return frozenset({expr.value}) if isinstance(expr.value, str) else None
+        if isinstance(expr, ast.Name):
+            return self._name(expr.id, guards, step, seen)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            parts = [
+                self._values(expr.left, guards, step, seen),
+                self._values(expr.right, guards, step, seen),
+            ]
+            return _joined(parts)
+        if isinstance(expr, ast.JoinedStr):
+            return _joined([self._part(v, guards, step, seen) for v in expr.values])
+        if isinstance(expr, ast.Subscript):
+            return self._elements(expr.value, guards, step, seen, lookup=True)
+        if isinstance(expr, ast.Call):
+            return self._get(expr, guards, step, seen)
+        return None
+
+    def _part(
+        self, value: ast.expr, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+    ) -> _Values:
+        if isinstance(value, ast.FormattedValue):
+            if value.conversion != -1 or value.format_spec is not None:
+                return None
+            return self._values(value.value, guards, depth, seen)
+        return self._values(value, guards, depth, seen)
+
+    def _name(
+        self, name: str, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+    ) -> _Values:
+        if name in guards:
+            return self._elements(guards[name], guards, depth, seen | {name})
+        if name in seen:
+            return None  # bound through itself (``x = x + "a"``): not a fixed set
+        bindings = self.bindings.get(name)
+        if not bindings:
+            return None
+        out: set[str] = set()
+        inner = seen | {name}
+        for binding in bindings:
+            if binding.value is not None:
+                found = self._values(binding.value, guards, depth, inner)
+            elif binding.elements is not None and binding.part >= 0:
+                found = self._dict_part(binding.elements, binding.part, guards, depth, inner)
+            elif binding.elements is not None:
+                found = self._elements(binding.elements, guards, depth, inner)
+            else:
+                return None
+            if found is None:
+                return None
+            out |= found
+        return _bounded(out)
+
+    def _elements(
+        self,
+        expr: ast.expr,
+        guards: dict[str, ast.expr],
+        depth: int,
+        seen: frozenset[str],
+        lookup: bool = False,
+    ) -> _Values:
+        """The strings iterating ``expr`` gives (``lookup``: indexing it gives; for a dict,
+        its values instead of its keys)."""
+        if depth > _MAX_DEPTH:
+            return None
+        step = depth + 1
+        if isinstance(expr, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+            return self._display(expr, guards, step, seen, lookup)
+        if isinstance(expr, ast.Name) and expr.id not in guards and expr.id not in seen:
+            bindings = self.bindings.get(expr.id)
+            if not bindings or any(b.value is None for b in bindings):
+                return None
+            inner = seen | {expr.id}
+            return _union(
+                self._elements(b.value, guards, step, inner, lookup)
+                for b in bindings
+                if b.value is not None
+            )
+        if isinstance(expr, ast.Call) and not lookup:
+            return self._call_elements(expr, guards, step, seen)
+        return None
+
+    def _display(
+        self,
+        expr: ast.Tuple | ast.List | ast.Set | ast.Dict,
+        guards: dict[str, ast.expr],
+        depth: int,
+        seen: frozenset[str],
+        lookup: bool,
+    ) -> _Values:
+        """The elements of a literal tuple, list or set; a literal dict's keys (its values
+        when ``lookup``)."""
+        if not isinstance(expr, ast.Dict):
+            return _union(self._values(e, guards, depth, seen) for e in expr.elts)
+        if any(k is None for k in expr.keys):  # ``{**other}``
+            return None
+        part = expr.values if lookup else expr.keys
+        return _union(self._values(e, guards, depth, seen) for e in part if e is not None)
+
+    def _call_elements(
+        self, call: ast.Call, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+    ) -> _Values:
+        """``sorted(X)`` and the like give ``X``'s elements; ``D.keys()`` / ``D.values()`` a
+        literal dict's keys / values."""
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in _SAME_ELEMENTS and len(call.args) == 1:
+            return self._elements(call.args[0], guards, depth, seen)
+        for method, which in (("keys", 0), ("values", 1)):
+            owner = _method_of(call, method)
+            if owner is not None:
+                return self._dict_part(owner, which, guards, depth, seen)
+        return None
+
+    def _dict_part(
+        self,
+        expr: ast.expr,
+        part: int,
+        guards: dict[str, ast.expr],
+        depth: int,
+        seen: frozenset[str],
+    ) -> _Values:
+        """Keys (``part`` 0) or values (1) of a literal dict."""
+        return self._elements(expr, guards, depth, seen, lookup=part == 1)
+
+    def _get(
+        self, call: ast.Call, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+    ) -> _Values:
+        """``D.get(key[, default])`` on a literal dict: any of its values, or the default."""
+        owner = _method_of(call, "get", arity=(1, 2))
+        if owner is None:
+            return None
+        found = self._elements(owner, guards, depth, seen, lookup=True)
+        if found is None or len(call.args) == 1:
+            return found
+        default = self._values(call.args[1], guards, depth, seen)
+        return None if default is None else _bounded(found | default)
+
+    # -- guards ----------------------------------------------------------------------------
+    def _guards(self, at: ast.AST) -> dict[str, ast.expr]:
+        """``{name: collection}`` for each ``if name in collection:`` enclosing ``at``, and
+        each ``if name not in collection: raise/return`` before it in an enclosing block."""
+        out: dict[str, ast.expr] = {}
+        child: ast.AST = at
+        parent = self.parents.get(id(child))
+        while parent is not None:
+            if isinstance(parent, ast.If) and any(child is s for s in parent.body):
+                guard = _membership(parent.test, ast.In)
+                if guard is not None:
+                    out.setdefault(*guard)
+            for block in _blocks(parent):
+                index = next((i for i, s in enumerate(block) if s is child), None)
+                for earlier in block[:index] if index is not None else ():
+                    if isinstance(earlier, ast.If) and _exits(earlier.body) and not earlier.orelse:
+                        guard = _membership(earlier.test, ast.NotIn)
+                        if guard is not None:
+                            out.setdefault(*guard)
+            child, parent = parent, self.parents.get(id(parent))
+        return out
+
+
+def _method_of(expr: ast.expr, method: str, arity: tuple[int, ...] = (0,)) -> ast.expr | None:
+    """``X`` of a call ``X.method(...)`` with ``arity`` positional arguments."""
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == method
+        and len(expr.args) in arity
+        and not expr.keywords
+    ):
+        return expr.func.value
+    return None
+
+
+def _membership(test: ast.expr, op: type[ast.cmpop]) -> tuple[str, ast.expr] | None:
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], op)
+    ):
+        return test.left.id, test.comparators[0]
+    return None
+
+
+def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
+    return [
+        block
+        for name in ("body", "orelse", "finalbody")
+        if isinstance(block := getattr(node, name, None), list)
+    ]
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Raise, ast.Return))
+
+
+def _bounded(found: set[str] | frozenset[str]) -> _Values:
+    return frozenset(found) if len(found) <= MAX_VALUES else None
+
+
+def _union(parts: Iterable[_Values]) -> _Values:
+    out: set[str] = set()
+    for part in parts:
+        if part is None:
+            return None
+        out |= part
+    return _bounded(out)
+
+
+def _joined(parts: list[_Values]) -> _Values:
+    if any(p is None for p in parts):
+        return None
+    total = 1
+    for part in parts:
+        total *= len(part or ())
+    if total > MAX_VALUES:
+        return None
+    return frozenset(
+        "".join(combo) for combo in itertools.product(*(sorted(p or ()) for p in parts))
+    )

@@ -1,0 +1,213 @@
+"""What reaches one boundary's sealed module, and which import causes it (ST401-ST403, and
+ST301 in modules an upstream module loads).
+
+One reverse dependency, one finding: an upstream module that reaches the sealed module is
+reported with the import that causes it, at the last module on its shortest chain that is
+upstream itself or a package above upstream modules (:meth:`BoundaryReach.root_causes`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Sequence
+
+from sealed_trace.lint._store import FactStore
+from sealed_trace.lint.config import Boundary
+from sealed_trace.lint.import_graph import EdgeKind, ancestors, kinds_from_policy
+from sealed_trace.lint.rules.base import ReverseEdge, marked_chain
+
+__all__ = ["HIDDEN_KINDS", "BoundaryReach", "reverse_kinds"]
+
+#: Dynamic-fact kinds of an import the lint cannot resolve (ST301).
+HIDDEN_KINDS = frozenset(
+    {"computed-import", "path-import", "hidden-import", "escaped-import", "relative-base"}
+)
+
+
+def reverse_kinds(b: Boundary) -> frozenset[EdgeKind]:
+    """The edge kinds that make a dependency for ``b`` (reverse imports and their chains)."""
+    return kinds_from_policy(b.reverse_edge_kinds, b.type_checking_imports == "ignore")
+
+
+class BoundaryReach:
+    """The modules reaching ``boundary``'s sealed module (``hop``: each one's next step on a
+    shortest chain, :meth:`.import_graph.ImportGraph.reach`) and the boundary's ``upstream``
+    modules, asked which imports cause the reverse dependencies."""
+
+    def __init__(
+        self,
+        store: FactStore,
+        boundary: Boundary,
+        hop: dict[str, str | None],
+        upstream: Sequence[str],
+    ) -> None:
+        self.store = store
+        self.boundary = boundary
+        self.hop = hop
+        self.upstream = upstream
+        self.kinds = reverse_kinds(boundary)
+
+    def clean(self) -> list[str]:
+        """Upstream modules that reach no sealed module, themselves or through an ancestor."""
+        return [
+            u
+            for u in self.upstream
+            if u not in self.hop and not any(a in self.hop for a in ancestors(u))
+        ]
+
+    def reached(self) -> list[tuple[str, str]]:
+        """Parsed modules in the clean upstream modules' forward closure, outside ``b`` and
+        its upstream, with a dynamic import the lint cannot resolve: ``(module, a shortest
+        chain from an upstream module loading it)``."""
+        clean = self.clean()
+        if not clean:
+            return []
+        parent = self.store.graph.closure(clean, self.kinds, self.boundary.seals)
+        out: list[tuple[str, str]] = []
+        for module in sorted(parent):
+            facts = self.store.facts.get(self.store.modules[module])
+            if (
+                facts is None
+                or facts.error is not None
+                or self.boundary.is_upstream(module)
+                or not any(f.kind in HIDDEN_KINDS for f in facts.dynamics)
+            ):
+                continue
+            chain = [module]
+            while (up := parent[chain[-1]]) is not None:
+                chain.append(up)
+            chain.reverse()
+            out.append((module, marked_chain(chain, self._step_kinds(chain, self.kinds))))
+        return out
+
+    def root_causes(self) -> dict[str, tuple[str, ...]]:
+        """One reverse dependency, one finding: ``{cause: the upstream modules it makes reach
+        the sealed module}``. The cause of an upstream module that reaches the sealed module
+        (itself, or through a package above it, which runs first) is the last module on its
+        shortest chain that is upstream or a package above upstream modules: the import there
+        is what to fix, and every upstream module behind it is reported with it."""
+        reporting = {u for u in self.upstream if u in self.hop}
+        reporting.update(self.ancestor_packages())
+        causes: dict[str, list[str]] = {}
+        for upstream in self.upstream:
+            start = self._chain_start(upstream)
+            if start is None:
+                continue
+            cause, node = start, self.hop[start]
+            while node is not None:
+                if node in reporting:
+                    cause = node
+                node = self.hop[node]
+            causes.setdefault(cause, []).append(upstream)
+        return {c: tuple(sorted(u, key=lambda m: (m != c, m))) for c, u in sorted(causes.items())}
+
+    def _chain_start(self, module: str) -> str | None:
+        """Where ``module``'s chain to the sealed module starts: itself when it reaches the
+        sealed module, else the outermost package above it that does (None: neither)."""
+        if module in self.hop:
+            return module
+        return next((a for a in ancestors(module) if a in self.hop), None)
+
+    def cause_edges(self, module: str, affected: tuple[str, ...] | None) -> tuple[ReverseEdge, ...]:
+        """The reverse-dependency edges of a cause (:meth:`root_causes`; none for a module
+        that is not one), the first carrying the upstream modules it affects and the shortest
+        chain of each."""
+        if affected is None:
+            return ()
+        edges = self._reverse_edges(module)
+        if not edges:
+            return ()
+        kinds = self.kinds
+        first = edges[0]
+        chains: list[str] = [marked_chain((module, *first.chain), first.kinds)]
+        for upstream in affected:
+            start = self._chain_start(upstream)
+            if upstream == module or start is None:
+                continue
+            chain = [upstream, *([] if start == upstream else [start])]
+            while (nxt := self.hop[chain[-1]]) is not None:
+                chain.append(nxt)
+            chains.append(marked_chain(chain, self._step_kinds(chain, kinds)))
+        first = dataclasses.replace(first, affected=affected, chains=tuple(chains))
+        return (first, *edges[1:])
+
+    def _reverse_edges(self, module: str) -> tuple[ReverseEdge, ...]:
+        """An upstream module's reverse dependencies: every import site of a sealed module
+        (chain of length 1), else one edge: the import whose target reaches the sealed module
+        by the shortest chain that never passes through ``module`` itself (ties: the first
+        line), with the number of other imported modules that reach it too."""
+        kinds = self.kinds
+        edges = sorted(self.store.graph.edges(module, kinds), key=lambda e: (e.line, e.column))
+        direct = [
+            ReverseEdge(e.line, e.column, e.text, (e.target,), kinds=(e.kind.value,))
+            for e in edges
+            if self.boundary.seals(e.target)
+        ]
+        if direct:
+            # one per import statement (``from m import (a, b)`` is one)
+            facts = self.store.facts.get(self.store.modules[module])
+            statement = {
+                (f.line, f.column): f.statement or f.line
+                for f in (facts.imports if facts is not None else ())
+            }
+            unique: dict[int, ReverseEdge] = {}
+            for edge in direct:
+                unique.setdefault(statement.get((edge.line, edge.column), edge.line), edge)
+            return tuple(unique.values())
+        best: tuple[int, int, int, ReverseEdge] | None = None
+        reaching: set[str] = set()
+        for target, line, col, text in ((e.target, e.line, e.column, e.text) for e in edges):
+            if target not in self.hop or target in reaching:
+                continue
+            chain = self._hop_chain(target)
+            if module in chain:
+                avoided = self.store.graph.shortest_chain(
+                    target, self.boundary.seals, kinds, module
+                )
+                if avoided is None:
+                    continue  # reaches the sealed module only through ``module`` itself
+                chain = avoided
+            reaching.add(target)
+            steps = self._step_kinds([module, *chain], kinds)
+            candidate = (
+                len(chain),
+                line,
+                col,
+                ReverseEdge(line, col, text, tuple(chain), 0, steps),
+            )
+            if best is None or candidate[:3] < best[:3]:
+                best = candidate
+        if best is None:
+            return ()
+        edge = best[3]
+        return (dataclasses.replace(edge, others=len(reaching) - 1),)
+
+    def _step_kinds(self, chain: Sequence[str], kinds: frozenset[EdgeKind]) -> tuple[str, ...]:
+        """How each step of ``chain`` runs (see :meth:`ImportGraph.step_kind`)."""
+        return tuple(
+            self.store.graph.step_kind(a, z, kinds).value for a, z in itertools.pairwise(chain)
+        )
+
+    def ancestor_packages(self) -> dict[str, tuple[str, ...]]:
+        """Packages above upstream modules, themselves neither sealed nor upstream, that
+        reach the boundary's sealed module: ``{package: the upstream modules below it}``."""
+        out: dict[str, list[str]] = {}
+        for upstream in self.upstream:
+            for package in ancestors(upstream):
+                if (
+                    package in self.hop
+                    and not self.boundary.seals(package)
+                    and not self.boundary.is_upstream(package)
+                ):
+                    out.setdefault(package, []).append(upstream)
+        return {p: tuple(sorted(u)) for p, u in sorted(out.items())}
+
+    def _hop_chain(self, start: str) -> list[str]:
+        """``start``'s shortest chain to the sealed module."""
+        chain = [start]
+        node = self.hop[start]
+        while node is not None:
+            chain.append(node)
+            node = self.hop[node]
+        return chain

@@ -1,0 +1,227 @@
+"""Computed imports over literal constants resolve (issue 17 §4): the clean-tree cases give no
+ST301, and a literal that names the sealed module, or a module reaching it, is found under its
+real name, whatever the spelling (constants, loops, dict lookups, PEP 562 ``__getattr__``,
+aliases of the import function, ``__import__``, nested packages).
+
+The ``project`` fixture: ``src/pkg/{__init__,sealed,values}.py``, ``src/pkg/up/{__init__,a}.py``;
+boundary ``pkg.sealed`` (preset adr-0230, allowed ``pkg.values``), upstream ``pkg.up`` and
+``pkg.up.*``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from lint_project import Project
+
+from sealed_trace.lint._graph import extract_graph_facts
+
+CLEAN = {
+    "module-constant": "import importlib\n_BACKEND = 'json'\nimportlib.import_module(_BACKEND)\n",
+    "annotated-constant": (
+        "import importlib\nfrom typing import Final\n_BACKEND: Final = 'json'\n"
+        "def load():\n    return importlib.import_module(_BACKEND)\n"
+    ),
+    "loop-over-literal-tuple": (
+        "import importlib\nfor name in ('json', 'csv'):\n    importlib.import_module(name)\n"
+    ),
+    "loop-over-constant-list": (
+        "import importlib\nCODECS = ['json', 'csv']\n"
+        "mods = [importlib.import_module(n) for n in sorted(CODECS)]\n"
+    ),
+    "dict-lookup": (
+        "import importlib\n_MAP = {'a': 'json', 'b': 'csv'}\n"
+        "def load(key):\n    return importlib.import_module(_MAP[key])\n"
+    ),
+    "dict-get-with-default": (
+        "import importlib\n_MAP = {'a': 'json'}\n"
+        "def load(key):\n    return importlib.import_module(_MAP.get(key, 'csv'))\n"
+    ),
+    "dict-items-loop": (
+        "import importlib\n_MAP = {'a': 'json'}\n"
+        "for key, mod in _MAP.items():\n    importlib.import_module(mod)\n"
+    ),
+    "pep562-mapping": (
+        "import importlib\n_LAZY = {'Decoder': 'json.decoder'}\n"
+        "def __getattr__(name):\n"
+        "    if name in _LAZY:\n"
+        "        return getattr(importlib.import_module(_LAZY[name]), name)\n"
+        "    raise AttributeError(name)\n"
+    ),
+    "find-spec-third-party": (
+        "import importlib.util\n"
+        "HAVE = {n: importlib.util.find_spec(n) is not None for n in ('numpy', 'scipy')}\n"
+    ),
+    "concatenated-constants": (
+        "import importlib\nBASE = 'json'\nimportlib.import_module(BASE + '.decoder')\n"
+        "importlib.import_module(f'{BASE}.encoder')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", CLEAN.values(), ids=CLEAN.keys())
+def test_a_computed_import_over_literals_is_no_st301(project: Project, source: str) -> None:
+    project.write("src/pkg/up/a.py", source)
+    assert project.run().findings == ()
+
+
+@pytest.mark.parametrize("source", CLEAN.values(), ids=CLEAN.keys())
+def test_a_reached_module_with_such_an_import_is_clean_too(project: Project, source: str) -> None:
+    project.write("src/pkg/helper.py", source)
+    project.write("src/pkg/up/a.py", "import pkg.helper\n")
+    assert project.run().findings == ()
+
+
+def test_pep562_over_a_literal_set_of_submodules(project: Project) -> None:
+    project.write(
+        "src/pkg/up/__init__.py",
+        "import importlib\n_SUBMODULES = {'a', 'b'}\n"
+        "def __getattr__(name):\n"
+        "    if name not in _SUBMODULES:\n"
+        "        raise AttributeError(name)\n"
+        "    return importlib.import_module(f'.{name}', __name__)\n",
+    )
+    project.write("src/pkg/up/b.py", "X = 1\n")
+    assert project.run().findings == ()
+
+
+FOUND = {
+    "constant": "import importlib\nTARGET = 'pkg.sealed'\nimportlib.import_module(TARGET)\n",
+    "alias-of-the-function": (
+        "import importlib\nTARGET = 'pkg.sealed'\nimp = importlib.import_module\nimp(TARGET)\n"
+    ),
+    "dunder-import-in-a-loop": "for n in ('json', 'pkg.sealed'):\n    __import__(n)\n",
+    "dict-lookup": (
+        "import importlib\n_MAP = {'x': 'json', 'y': 'pkg.sealed'}\n"
+        "def load(k):\n    return importlib.import_module(_MAP[k])\n"
+    ),
+    "concatenation": "import importlib\nBASE = 'pkg.'\nimportlib.import_module(BASE + 'sealed')\n",
+    "pep562-mapping": (
+        "import importlib\n_LAZY = {'Thing': 'pkg.sealed'}\n"
+        "def __getattr__(name):\n"
+        "    if name in _LAZY:\n"
+        "        return importlib.import_module(_LAZY[name])\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", FOUND.values(), ids=FOUND.keys())
+def test_a_literal_naming_the_sealed_module_is_found_under_its_name(
+    project: Project, source: str
+) -> None:
+    project.write("src/pkg/up/a.py", source)
+    (finding,) = project.run().findings
+    assert finding.code == "ST401"
+    assert "('pkg.sealed')" in finding.message
+
+
+def test_a_literal_naming_a_module_that_reaches_the_sealed_module(project: Project) -> None:
+    project.write("src/pkg/helper.py", "import pkg.sealed\n")
+    project.write(
+        "src/pkg/up/a.py",
+        "import importlib\nNAMES = ('json', 'pkg.helper')\n"
+        "for n in NAMES:\n    importlib.import_module(n)\n",
+    )
+    (finding,) = project.run().findings
+    assert finding.code == "ST402"
+    assert "importlib.import_module('pkg.helper')" in finding.message
+
+
+def test_pep562_in_a_nested_package_reaching_the_sealed_module(project: Project) -> None:
+    project.write(
+        "src/pkg/up/sub/__init__.py",
+        "import importlib\n_SUBMODULES = ('inner',)\n"
+        "def __getattr__(name):\n"
+        "    if name in _SUBMODULES:\n"
+        "        return importlib.import_module('.' + name, __name__)\n",
+    )
+    project.write("src/pkg/up/sub/inner.py", "from pkg import sealed\n")
+    (finding,) = project.run().findings
+    assert (finding.path, finding.code) == ("src/pkg/up/sub/inner.py", "ST401")
+    assert "pkg.up.sub -> pkg.up.sub.inner (in a function) -> pkg.sealed" in finding.chains
+
+
+STILL_COMPUTED = {
+    "parameter": "import importlib\ndef load(n):\n    return importlib.import_module(n)\n",
+    "rebound-by-global": (
+        "import importlib\nNAME = 'json'\n"
+        "def set_name(x):\n    global NAME\n    NAME = x\n"
+        "importlib.import_module(NAME)\n"
+    ),
+    "augmented": "import importlib\nNAME = 'json'\nNAME += suffix\nimportlib.import_module(NAME)\n",
+    "loop-over-computed": (
+        "import importlib\nfor n in discover():\n    importlib.import_module(n)\n"
+    ),
+    "dict-spread": (
+        "import importlib\n_MAP = {**other}\n"
+        "def load(k):\n    return importlib.import_module(_MAP[k])\n"
+    ),
+    "self-referencing": (
+        "import importlib\nNAME = 'a'\nwhile True:\n    NAME = NAME + '.b'\n"
+        "    importlib.import_module(NAME)\n"
+    ),
+    "guard-of-another-name": (
+        "import importlib\n_OK = ('json',)\n"
+        "def __getattr__(name):\n    if other in _OK:\n"
+        "        return importlib.import_module(name)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", STILL_COMPUTED.values(), ids=STILL_COMPUTED.keys())
+def test_a_name_with_a_non_literal_binding_stays_computed(source: str) -> None:
+    facts = extract_graph_facts(source, "pkg.up.a", False)
+    assert [d.kind for d in facts.dynamics] == ["computed-import"]
+
+
+def test_too_many_values_are_taken_as_computed() -> None:
+    names = ", ".join(f"'m{i}'" for i in range(100))
+    source = f"import importlib\nfor n in ({names}):\n    importlib.import_module(n)\n"
+    facts = extract_graph_facts(source, "pkg.up.a", False)
+    assert [d.kind for d in facts.dynamics] == ["computed-import"]
+
+
+HOSTILE = {
+    "long-concatenation": "import importlib\nN = " + " + ".join(["'a'"] * 3000) + "\n"
+    "importlib.import_module(N)\n",
+    "names-bound-through-each-other": (
+        "import importlib\nA = B\nB = A\nimportlib.import_module(A)\n"
+    ),
+    "deeply-nested-guards": (
+        "import importlib\n_OK = ('json',)\ndef __getattr__(name):\n"
+        + "".join("    " * (i + 1) + "if name in _OK:\n" for i in range(60))
+        + "    " * 61
+        + "importlib.import_module(name)\n"
+    ),
+    "huge-product": (
+        "import importlib\nA = ('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i')\n"
+        "for x in A:\n    for y in A:\n        importlib.import_module(x + y)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_literal_spellings_never_crash(source: str) -> None:
+    facts = extract_graph_facts(source, "pkg.up.a", False)
+    assert facts.error is None or facts.error[0] == "ST001"
+    assert [d.kind for d in facts.dynamics] in ([], ["computed-import"])
+
+
+# -- one rule for the module a literal dynamic import names, in both passes ----------------
+DYNAMIC = [
+    ("importlib.import_module('pkg.sealed')", "pkg.sealed"),
+    ("importlib.import_module('.sealed', 'pkg')", "pkg.sealed"),
+    ("importlib.import_module('..sealed', 'pkg.up')", "pkg.sealed"),
+    ("importlib.import_module('.sealed', __package__)", "pkg.up.sealed"),
+    ("__import__('sealed', globals(), None, [], 2)", "pkg.sealed"),
+    ("importlib.import_module('....x', 'pkg')", ""),
+]
+
+
+@pytest.mark.parametrize(("call", "module"), DYNAMIC)
+def test_both_passes_resolve_a_literal_dynamic_import_alike(call: str, module: str) -> None:
+    from sealed_trace.lint._extract import extract_facts
+
+    text = f"import importlib\n{call}\n"
+    for extract in (extract_graph_facts, extract_facts):
+        facts = extract(text, "pkg.up.a", False)
+        assert [f.module for f in facts.imports if f.kind == "dynamic"] == [module], extract
