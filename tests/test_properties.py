@@ -483,7 +483,8 @@ def test_arbitrary_claimed_trace_input_and_builder(path, value):
                     else getattr(built, k)
                 )
                 for k in [f.name for f in dataclasses.fields(built)]
-                if k != "input_digest"
+                # adr-0230 (the default layout) hashes no binding ids (sealing-policy §10)
+                if k not in ("input_digest", "candidate_attempt_binding_ids")
             }
         )
         outcome = seal_practice_trace(built, ep)
