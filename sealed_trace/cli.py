@@ -44,6 +44,11 @@ class _UsageError(Exception):
     """A user error: printed as one line, exit status 2."""
 
 
+class _LayoutConflict(_UsageError):
+    """An episode document naming another identity layout than the one asked for: a usage
+    error for ``seal --layout``, a difference for ``verify`` (sealing-policy §10)."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # A bad choice names the allowed values already; anything else points at the help of
@@ -70,12 +75,21 @@ def _read(path: str) -> bytes:
 
 def _seal_bytes(path: str, layout: str | None = None) -> tuple[bytes, bool]:
     # The sealer loads only for the commands that seal: `lint` and `explain` start faster.
-    from sealed_trace.episode_json import DocumentError, encode_outcome, seal_document
+    from sealed_trace.episode_json import (
+        DocumentError,
+        LayoutConflictError,
+        encode_outcome,
+        seal_document,
+    )
     from sealed_trace.trace import SealedPracticeTrace
 
     data = _read(path)
     try:
         outcome = seal_document(data, layout=layout)
+    except LayoutConflictError as error:
+        raise _LayoutConflict(
+            f"{path}: names identity layout {error.named}, not {error.asked}"
+        ) from None
     except DocumentError as error:  # worded as `show` words it
         raise _UsageError(f"{path}: not an episode document ({error})") from None
     return encode_outcome(outcome), isinstance(outcome, SealedPracticeTrace)
@@ -108,7 +122,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         raise _UsageError(f"{args.outcome}: {error}") from None
     document = json.loads(expected.decode("utf-8"))
     # The outcome says which identity layout made it (sealing-policy §10): no flag needed.
-    encoded, _ = _seal_bytes(args.episode, outcome.identity_layout.value)
+    layout = outcome.identity_layout.value
+    try:
+        encoded, _ = _seal_bytes(args.episode, layout)
+    except _LayoutConflict as error:  # the episode cannot give an outcome of this layout
+        _stderr(f"{args.outcome}: differs: made under identity layout {layout}; {error}")
+        return 1
     if encoded == expected:
         _write(f"{args.outcome}: same outcome, byte for byte\n".encode())
         return 0

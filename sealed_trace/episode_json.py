@@ -49,6 +49,7 @@ __all__ = [
     "MAX_DOCUMENT_DEPTH",
     "OUTCOME_FORMAT",
     "DocumentError",
+    "LayoutConflictError",
     "decode_outcome",
     "encode_episode",
     "encode_outcome",
@@ -115,6 +116,16 @@ _SPAN_KEYS: Final = ("text", "start", "end", "sentence_index")
 
 class DocumentError(ValueError):
     """The bytes are not a JSON document at all (not UTF-8, or not JSON): a usage error."""
+
+
+class LayoutConflictError(DocumentError):
+    """The episode document names another identity layout than the one asked for
+    (sealing-policy §10): ``named`` is the document's, ``asked`` the caller's."""
+
+    def __init__(self, named: str, asked: str) -> None:
+        super().__init__(f"the document names identity layout {named}, not {asked}")
+        self.named = named
+        self.asked = asked
 
 
 class _Rejected:
@@ -223,7 +234,7 @@ def _episode(document: dict[str, object], problems: Problems) -> tuple[object, o
         problems.add(
             "malformed_episode_document",
             f"the document has no format key: an episode document names its format, "
-            f'"format": "{EPISODE_FORMAT}" (episode-format.md)',
+            f'"format": "{EPISODE_FORMAT}" (docs/documents.md)',
         )
     elif document["format"] != EPISODE_FORMAT:
         problems.add(
@@ -331,7 +342,7 @@ def _document_layout(
         )
         return None
     if chosen is not None and chosen is not named:
-        raise DocumentError(f"the document names identity layout {named.value}, not {chosen.value}")
+        raise LayoutConflictError(named.value, chosen.value)
     return named
 
 
@@ -624,7 +635,10 @@ def _sealed_outcome(document: Mapping[str, object]) -> SealedPracticeTrace:
     texts = {key: _text(document, key) for key in _TEXT_FIELDS}
     layout = _outcome_layout(document)
     if layout is IdentityLayout.ADR_0230 and lists["candidate_attempt_binding_ids"]:
-        raise _NotOutcome("an adr-0230 outcome holds candidate_attempt_binding_ids")
+        raise _NotOutcome(
+            "it says identity_layout adr-0230 but holds candidate_attempt_binding_ids, which "
+            "only an adr-0233 outcome can"
+        )
     trace = SealedPracticeTrace(
         trace_id=ids["trace_id"],
         trace_policy_version=texts["trace_policy_version"],

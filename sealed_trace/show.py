@@ -36,6 +36,7 @@ from sealed_trace.episode_json import (
     MAX_DOCUMENT_DEPTH,
     OUTCOME_FORMAT,
     DocumentError,
+    LayoutConflictError,
     decode_outcome,
     nests_deeper_than,
     outcome_id_reproduces,
@@ -179,7 +180,8 @@ def read_outcome(data: bytes, path: str) -> PracticeTraceOutcome:
 
 def _differing(left: PracticeTraceOutcome, right: PracticeTraceOutcome) -> list[str]:
     if type(left) is not type(right):
-        return ["outcome"]
+        kinds = {SealedPracticeTrace: "a sealed trace", PracticeTraceRefusal: "a refusal"}
+        return [f"outcome: it gives {kinds.get(type(left), 'another outcome')}"]
     names = type(left).__dataclass_fields__
     return [name for name in names if getattr(left, name) != getattr(right, name)]
 
@@ -231,6 +233,11 @@ def load_view(
             raise ShowError(f"{where}: an outcome document, not an episode document")
         try:
             resealed = seal_document(episode_data, layout=outcome.identity_layout)
+        except LayoutConflictError as error:
+            raise EpisodeMismatchError(
+                f"{where}: names identity layout {error.named}, and {outcome_path} was made "
+                f"under {error.asked}: sealing it cannot give that outcome"
+            ) from None
         except DocumentError as error:
             raise ShowError(f"{where}: not an episode document ({error})") from None
         if resealed != outcome:
@@ -392,7 +399,7 @@ def _carried(attempt: AttemptView, node: ChainNode) -> ChainNode:
     (ADR-0232, ADR-0233 §2: the binding ids follow the attempt ids in the chain)."""
     if attempt.binding_id is None:
         return node
-    carries = f"carries candidate attempt #{attempt.index} into the run"
+    carries = f"carries candidate attempt #{attempt.index} into the original run"
     return ChainNode("attempt run binding", (attempt.binding_id,), carries, (node,))
 
 
@@ -431,12 +438,11 @@ def _chain(
         ]
         run_children += [ChainNode("replay result", (i,)) for i in trace.replay_result_ids]
         run_children += [ChainNode("replay refusal", (i,)) for i in trace.replay_refusal_ids]
-    run = ChainNode(
-        run_kind,
-        (trace.geometric_search_run_id,),
-        _status(run_record, "run_disposition"),
-        tuple(run_children),
-    )
+    run_status = _status(run_record, "run_disposition")
+    if trace.candidate_attempt_binding_ids:  # ADR-0233: the run is the original, unchanged
+        unchanged = "the original run, unchanged; its bound attempts come in by binding"
+        run_status = f"{run_status}; {unchanged}" if run_status else unchanged
+    run = ChainNode(run_kind, (trace.geometric_search_run_id,), run_status, tuple(run_children))
     budget = ChainNode(
         "compute budget decision",
         (trace.compute_budget_id,),
@@ -673,6 +679,7 @@ def _header(view: TraceView) -> list[tuple[str, str]]:
             ("trace_id", outcome.trace_id),
             ("input_digest", outcome.input_digest),
             ("policy", outcome.trace_policy_version),
+            ("identity layout", _layout_note(outcome)),
         ]
     else:
         rows += [
@@ -683,8 +690,18 @@ def _header(view: TraceView) -> list[tuple[str, str]]:
                 or "none (it could not be validated without guessing, ADR-0230 §7.2)",
             ),
             ("policy", outcome.trace_policy_version),
+            ("identity layout", _layout_note(outcome)),
         ]
     return rows
+
+
+def _layout_note(outcome: PracticeTraceOutcome) -> str:
+    """The identity layout that made the outcome's ids, and what it means (sealing-policy
+    §10)."""
+    layout = outcome.identity_layout.value
+    if layout == "adr-0233":
+        return f"{layout} (ADR-0233: binding ids hashed and in the chain after the attempt ids)"
+    return f"{layout} (ADR-0230 §12 as written)"
 
 
 def _problem_note(view: TraceView) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,34 @@ def test_the_command_line_seals_under_a_layout_and_verifies_without_a_flag(
     named.write_bytes(_document("adr-0233"))
     assert main(["seal", "--layout", "adr-0230", str(named)]) == 2
     assert "names identity layout adr-0233" in capsys.readouterr().err
+
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "episodes"
+
+
+@pytest.mark.parametrize("command", ["verify", "show"])
+def test_an_episode_of_another_layout_than_the_outcome_is_a_difference(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The outcome names its layout; an episode document naming another one cannot seal to
+    it: exit 1 (different), saying both layouts, not a usage error."""
+    outcome = EXAMPLES / "expected" / "06-candidate-replay-closed.outcome.json"
+    episode = EXAMPLES / "sealed" / "09-bound-candidate-replay-closed.json"
+    assert main([command, str(outcome), str(episode)]) == 1
+    err = capsys.readouterr().err
+    assert "adr-0233" in err
+    assert "adr-0230" in err
+    assert "not an episode document" not in err
+
+
+@pytest.mark.parametrize(
+    ("name", "layout"),
+    [("06-candidate-replay-closed", "adr-0230"), ("09-bound-candidate-replay-closed", "adr-0233")],
+)
+def test_show_names_the_layout_that_made_the_outcome(
+    name: str, layout: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outcome = EXAMPLES / "expected" / f"{name}.outcome.json"
+    assert main(["show", str(outcome)]) == 0
+    assert re.search(rf"identity layout: +{layout} ", capsys.readouterr().out)

@@ -45,7 +45,7 @@ def test_each_binding_sits_above_the_attempt_it_carries(
             for i, line in enumerate(lines)
             if re.search(rf"attempt run binding {binding[:12]}\b", line)
         )
-        assert f"carries candidate attempt #{index} into the run" in lines[at]
+        assert f"carries candidate attempt #{index} into the original run" in lines[at]
         assert f"candidate attempt #{index} {attempt[:12]}" in lines[at + 1]
         assert lines[at + 1].index("candidate attempt") > lines[at].index("attempt run binding")
 
