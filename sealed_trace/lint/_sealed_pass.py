@@ -40,11 +40,15 @@ def submit(
 ) -> dict[str, Future[FileFacts]]:
     """Start a pool of ``workers`` processes, submit each ``(key, arguments of
     sealed_facts)`` job and let the pool shut down once they are done; ``{}`` when no process
-    can be started."""
+    can be started (the files are then parsed in process)."""
+    pool: ProcessPoolExecutor | None = None
     try:
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
         futures = {key: pool.submit(sealed_facts, *args) for key, args in jobs}
-    except (OSError, RuntimeError):
+    except Exception:  # no process could be started (a reloaded pool module cannot pickle
+        # its own worker function, a sandbox without processes, ...): parse in process
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
         return {}
     pool.shutdown(wait=False)
     return futures

@@ -65,3 +65,42 @@ upstream = ["pkg.up.*"]
     assert all(
         "ST001 the parser crashed on this file (its process ended)" in line for line in lines
     )
+
+
+#: Makes the pool unable to start its workers, as a reloaded pool module or a sandbox does.
+UNSTARTABLE_POOL = """
+import pickle
+import concurrent.futures
+
+class _Unstartable:
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def submit(self, *args, **kwargs):
+        raise pickle.PicklingError("the worker function cannot be pickled")
+
+    def shutdown(self, *args, **kwargs):
+        pass
+
+concurrent.futures.ProcessPoolExecutor = _Unstartable
+"""
+
+
+def test_a_pool_that_cannot_start_parses_in_process(project: Project, tmp_path: Path) -> None:
+    """A pool whose workers cannot start is no internal error: the sealed modules are
+    parsed in process, with the same findings."""
+    project.write("src/pkg/sealed.py", "import time\nclass T:\n    answer: int\n")
+    project.write("src/pkg/up/a.py", "from pkg import sealed\n")
+    expected = sorted(f"{f.path}:{f.line}:{f.column} {f.code}" for f in project.run().findings)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(UNSTARTABLE_POOL, encoding="utf-8")
+    done = _cli(project, str(site))
+    assert done.returncode == 1, done.stderr
+    assert "internal error" not in done.stderr
+    found = sorted(
+        line.split(" ")[0] + " " + line.split(" ")[1]
+        for line in done.stdout.splitlines()
+        if " ST" in line
+    )
+    assert found == expected
