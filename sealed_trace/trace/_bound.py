@@ -59,6 +59,8 @@ def bound_run_is_the_original(c: Copies, p: Problems) -> None:
 
 
 def _pairs(c: Copies) -> list[tuple[int, CandidateOperatorResult, CandidateAttemptRunBinding]]:
+    if not c.bound:
+        return []
     results, bindings = c.operator_results or (), c.bindings or ()
     if len(results) != len(bindings):
         return []
@@ -227,6 +229,8 @@ def bound_attempts_are_in_order(c: Copies, p: Problems) -> None:
     ``attempt_index`` is non-decreasing in binding order, and a ``parent_attempt_id`` is null
     or the id of an earlier bound attempt (anything else is an orphan)."""
     pairs = _pairs(c)
+    if not pairs:
+        return
     seen: set[str] = set()
     for i, result, _ in pairs:
         parent = result.candidate_attempt.parent_attempt_id

@@ -140,7 +140,8 @@ def _outcome(
     if read.is_episode:
         for _, check in CHECKS:
             check(c, p)
-        built, fragments = build_trace_input(c, _versions_ok(c))
+        # With nothing found the lists are exact; only a refusal needs them judged again.
+        built, fragments = build_trace_input(c, not p.codes or _versions_ok(c))
     if read.claim is not None:
         claimed_input_reproduces(read.claim, built, layout, p)
     if p.codes or built is None:
