@@ -14,10 +14,12 @@ import dataclasses
 import hashlib
 import json
 from enum import Enum
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from kernel_vectors import BOUND, CHAIN, VECTORS
+from kernel_vectors import rebuild as _rebuild
+from kernel_vectors import rebuild_attempt as _attempt
 
 from sealed_trace.upstream import binding as binding_module
 from sealed_trace.upstream import operator as operator_module
@@ -65,7 +67,6 @@ from sealed_trace.upstream.residuals import (
 from sealed_trace.upstream.run import (
     BudgetCharge,
     BudgetConsumed,
-    CandidateAttempt,
     CandidateReplayStatus,
     GeometricSearchRun,
     RunExhaustionCode,
@@ -76,53 +77,13 @@ from sealed_trace.upstream.run import (
 )
 from sealed_trace.upstream.spans import SourceSpan
 
-VECTORS: dict[str, Any] = json.loads(
-    (Path(__file__).parent / "data" / "kernel_vectors.json").read_text(encoding="utf-8")
-)
-BOUND: dict[str, Any] = VECTORS["bound_episode"]
-CHAIN: dict[str, Any] = VECTORS["adr0230_chain"]
 EPISODES = pytest.mark.parametrize("episode", [BOUND, CHAIN], ids=["bound", "adr0230"])
-
-T = TypeVar("T")
-
 
 # --- rebuilding the recorded records into the reference types -------------------------------
 
 
-def _tuples(value: Any) -> Any:
-    """JSON arrays back to tuples (nested arrays too: version and payload pairs)."""
-    if isinstance(value, list):
-        return tuple(_tuples(item) for item in value)
-    return value
-
-
 def _spans(items: list[dict[str, Any]]) -> tuple[SourceSpan, ...]:
     return tuple(SourceSpan(**item) for item in items)
-
-
-def _rebuild(cls: type[T], data: dict[str, Any], **converted: Any) -> T:
-    """Build ``cls`` from the recorded object: every field read (none missing, none extra),
-    ``evidence_spans`` as spans, arrays as tuples, ``converted`` given as is."""
-    names = [field.name for field in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    assert sorted(names) == sorted(data), f"{cls.__name__}: fields differ from the record"
-    values: dict[str, Any] = {}
-    for name in names:
-        if name in converted:
-            values[name] = converted[name]
-        elif name == "evidence_spans":
-            values[name] = _spans(data[name])
-        else:
-            values[name] = _tuples(data[name])
-    return cls(**values)
-
-
-def _attempt(data: dict[str, Any]) -> CandidateAttempt:
-    return _rebuild(
-        CandidateAttempt,
-        data,
-        budget_charge=BudgetCharge(**data["budget_charge"]),
-        replay_status=CandidateReplayStatus(data["replay_status"]),
-    )
 
 
 def _result(data: dict[str, Any]) -> CandidateOperatorResult:

@@ -17,13 +17,15 @@ rebuilt into the package's reference types, as a :class:`PracticeEpisode`, and s
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from kernel_vectors import BOUND, CHAIN
+from kernel_vectors import rebuild as _rebuild
+from kernel_vectors import rebuild_attempt as _attempt
+from kernel_vectors import tuples as _tuples
 
 from sealed_trace import PracticeEpisode, PracticeTraceRefusal, SealedPracticeTrace, seal
 from sealed_trace.upstream.binding import CandidateAttemptRunBinding, RunAttemptMembership
@@ -42,19 +44,11 @@ from sealed_trace.upstream.residuals import ContractResidual, ResidualKind, Resi
 from sealed_trace.upstream.run import (
     BudgetCharge,
     BudgetConsumed,
-    CandidateAttempt,
-    CandidateReplayStatus,
     GeometricSearchRun,
     RunExhaustionCode,
     SearchRunDisposition,
 )
-from sealed_trace.upstream.spans import SourceSpan
 
-VECTORS: dict[str, Any] = json.loads(
-    (Path(__file__).parent / "data" / "kernel_vectors.json").read_text(encoding="utf-8")
-)
-BOUND: dict[str, Any] = VECTORS["bound_episode"]
-CHAIN: dict[str, Any] = VECTORS["adr0230_chain"]
 EPISODES = pytest.mark.parametrize("recorded", [BOUND, CHAIN], ids=["bound", "adr0230_chain"])
 
 #: The trace fields the kernel's sealed trace must match byte for byte under adr-0233.
@@ -67,41 +61,7 @@ KERNEL_FIELDS = (
     "practice_disposition",
 )
 
-T = TypeVar("T")
-
-
 # --- rebuilding the recorded records into the reference types -------------------------------
-
-
-def _tuples(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuples(item) for item in value)
-    return value
-
-
-def _rebuild(cls: type[T], data: dict[str, Any], **converted: Any) -> T:
-    """``cls`` from a recorded object: every field (none missing, none extra), spans as
-    spans, arrays as tuples, ``converted`` given as is."""
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    assert sorted(names) == sorted(data), f"{cls.__name__}: fields differ from the record"
-    values: dict[str, Any] = {}
-    for name in names:
-        if name in converted:
-            values[name] = converted[name]
-        elif name == "evidence_spans":
-            values[name] = tuple(SourceSpan(**s) for s in data[name])
-        else:
-            values[name] = _tuples(data[name])
-    return cls(**values)
-
-
-def _attempt(data: dict[str, Any]) -> CandidateAttempt:
-    return _rebuild(
-        CandidateAttempt,
-        data,
-        budget_charge=BudgetCharge(**data["budget_charge"]),
-        replay_status=CandidateReplayStatus(data["replay_status"]),
-    )
 
 
 def _episode(recorded: dict[str, Any]) -> PracticeEpisode:
