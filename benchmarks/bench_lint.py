@@ -256,8 +256,8 @@ class Tree:
 
 
 def _scan_tree(root: Path) -> tuple[object, dict[str, str]]:
-    from sealed_trace.lint._files import discover
-    from sealed_trace.lint._scan import ScanTarget, scan
+    from sealed_trace.lint.discover import discover
+    from sealed_trace.lint.grimp_scan import ScanTarget, scan
 
     files = discover(str(root), (str(root),), ())
     paths: dict[str, str] = {}

@@ -127,7 +127,7 @@ def _compute(config: pytest.Config) -> LintResults:
     mode = _mode(config)
     if config.getoption("collectonly", default=False):
         # Collecting only: the items exist, the lint does not run.
-        from sealed_trace.lint._files import _excluded
+        from sealed_trace.lint.discover import _excluded
 
         names = (
             [b.name for b in policy.boundaries]
@@ -168,7 +168,7 @@ def _compute(config: pytest.Config) -> LintResults:
             for key in needing or ["engine"]:
                 groups.setdefault(key, []).append(finding.to_dict())
     else:
-        from sealed_trace.lint._files import _excluded
+        from sealed_trace.lint.discover import _excluded
 
         for source in policy.files:
             if not _excluded(source.relpath, policy.exclude):  # excluded: in the graph only

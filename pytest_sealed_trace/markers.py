@@ -74,7 +74,7 @@ def _strings(value: Any, what: str) -> list[str]:
 
 def _module_file(module: str, roots: Sequence[str]) -> tuple[str, str] | None:
     """Find ``module``'s source file under ``roots`` without importing it: (root, path)."""
-    from sealed_trace.lint._files import module_file
+    from sealed_trace.lint.discover import module_file
 
     for root in roots:
         found = module_file(root, module)
@@ -135,7 +135,7 @@ def _lint_module(
         section["third_party"] = list(third_party)
 
     def discover_top(root: str, roots: tuple[str, ...], exclude: tuple[str, ...]) -> list[Any]:
-        from sealed_trace.lint._files import discover
+        from sealed_trace.lint.discover import discover
 
         return discover(root, roots, (), tuple(others))
 

@@ -391,7 +391,7 @@ def statistics(findings: Any) -> str:
 
 def _outside_policy(path: str, config: Any) -> str | None:
     """Why ``path`` lies outside what the policy checks, or None when it is inside."""
-    from sealed_trace.lint._files import _excluded
+    from sealed_trace.lint.discover import _excluded
 
     real = os.path.realpath(path)
     root = os.path.realpath(config.root)

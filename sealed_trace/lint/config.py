@@ -24,8 +24,8 @@ from typing import Any, Final
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from sealed_trace.lint._files import SourceFile, discover
 from sealed_trace.lint.catalog import RULES, is_selector, matches_rule
+from sealed_trace.lint.discover import SourceFile, discover
 from sealed_trace.lint.presets import PRESETS
 
 if sys.version_info >= (3, 11):
@@ -81,7 +81,7 @@ BOUNDARY_KEYS: Final = (
     "allowed_callables",
     "edge_kinds",
 )
-#: How an import runs (see :mod:`sealed_trace.lint.import_graph`), in the policy's spelling.
+#: How an import runs (see :mod:`sealed_trace.lint.graph`), in the policy's spelling.
 EDGE_KINDS: Final = ("module", "function", "main", "type-checking")
 #: ADR-0230 §15: an import statement anywhere is a dependency (every kind counts for reverse
 #: dependencies); what runs at import time is what loads (module level only for the closure).

@@ -2,11 +2,11 @@
 
 Pipeline (issue 3 §5-§6, issue 8 §2-§3; ADR-0230 §5, §7.3, §15):
 
-1. **Screen** every discovered file once (:func:`._text.load`): a file that cannot be read,
+1. **Screen** every discovered file once (:func:`.screen.load`): a file that cannot be read,
    decoded, or holds a NUL byte is ST001/ST002, never a crash and never a silent pass. Only a
    few flags are kept per file, never its text.
 2. **Scan** the static import graph of the whole tree with grimp's compiled scanner
-   (:mod:`._scan`): every import statement of every module. Files the scanner should not
+   (:mod:`.grimp_scan`): every import statement of every module. Files the scanner should not
    judge alone (a non-UTF-8 or non-normal-form text, a relative import above the top package,
    an import of a first-party name it cannot resolve, a file it rejects) are parsed exactly.
 3. **Model the runtime.** Importing ``a.b.c`` runs ``a/__init__.py`` and ``a/b/__init__.py``:
@@ -15,7 +15,7 @@ Pipeline (issue 3 §5-§6, issue 8 §2-§3; ADR-0230 §5, §7.3, §15):
    over the known edges; an upstream module in ``R`` is a finding.
 4. **Parse where it can matter** (a fixpoint). The sealed modules get libcst with scope
    metadata; upstream modules, their ancestor packages and the files of step 2 get the
-   standard-library pass (:mod:`._graph`: literal dynamic imports, star imports and
+   standard-library pass (:mod:`.ast_pass`: literal dynamic imports, star imports and
    ``__all__``, attribute chains, exact ``TYPE_CHECKING`` guards, imports inside functions).
    Beyond those, only the forward closure ``F`` of the *clean* upstream modules (those not in
    ``R``) can hide a reverse dependency the static graph does not show, and only through a
@@ -26,17 +26,17 @@ Pipeline (issue 3 §5-§6, issue 8 §2-§3; ADR-0230 §5, §7.3, §15):
    cannot be imported by a clean upstream module, so it cannot change a verdict; an upstream
    module already in ``R`` is a finding whatever else it imports. Every unparsed module on
    the shortest chain of an upstream module is parsed too, until each chain a finding shows
-   holds only exact edges, each of its kind (:class:`.import_graph.EdgeKind`: module level,
+   holds only exact edges, each of its kind (:class:`.graph.EdgeKind`: module level,
    in a function, under ``TYPE_CHECKING``, under the ``__main__`` guard); the boundary's
    ``edge_kinds`` says which kinds count for reverse dependencies and for the closure.
 5. **Judge** facts against each boundary with the rules: reverse dependencies once per root
-   cause (:mod:`._reverse`), the closure when the boundary asks for it (:mod:`._closure`);
+   cause (:mod:`.reverse`), the closure when the boundary asks for it (:mod:`.closure`);
    apply suppressions, sort.
 6. **Warm path**: when policy, rules, selection and the stat fingerprints of all files equal
    the previous run's, the cached findings are returned without reading any file.
 
 Reading, scanning, parsing, the facts cache and the import graph those facts make are the fact
-store's (:mod:`._store`); this module decides what to parse and what each boundary's findings
+store's (:mod:`.store`); this module decides what to parse and what each boundary's findings
 are. The engine never imports or executes scanned code.
 """
 
@@ -54,18 +54,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sealed_trace.lint import _text
-from sealed_trace.lint._closure import ClosureCheck
-from sealed_trace.lint._files import SourceFile, _excluded, discover
-from sealed_trace.lint._reverse import BoundaryReach, reverse_kinds
-from sealed_trace.lint._store import ENGINE_VERSION, FactStore, SealedPass
+from sealed_trace.lint import screen
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
+from sealed_trace.lint.closure import ClosureCheck
 from sealed_trace.lint.config import Boundary, LintConfig
+from sealed_trace.lint.discover import SourceFile, _excluded, discover
 from sealed_trace.lint.findings import Finding, sort_findings
-from sealed_trace.lint.import_graph import (
+from sealed_trace.lint.graph import (
     ancestors,
 )
+from sealed_trace.lint.reverse import BoundaryReach, reverse_kinds
 from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, Rule, RuleContext
+from sealed_trace.lint.store import ENGINE_VERSION, FactStore, SealedPass
 from sealed_trace.lint.suppressions import apply_suppressions, scan_suppressions
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
@@ -370,11 +370,11 @@ class _Run:
                 continue
             # Read again only when there is something new to ask, and kept only while asked:
             # the closure of an upstream module can hold much of a tree.
-            item = _text.load(self.store.by_path[path], self.config.max_file_bytes)
+            item = screen.load(self.store.by_path[path], self.config.max_file_bytes)
             if item.error is not None:
                 continue
             if checked is None and (
-                _text.may_import_dynamically(item.scan) or _text.star_import(item.scan)
+                screen.may_import_dynamically(item.scan) or screen.star_import(item.scan)
             ):
                 out.add(path)
                 self.store.items[path] = item
@@ -428,7 +428,7 @@ class _Run:
             path for module, path in self.store.modules.items() if self.store.seals(module)
         )
         for path in sealed:
-            self.store.items[path] = _text.load(
+            self.store.items[path] = screen.load(
                 self.store.by_path[path], self.config.max_file_bytes
             )
         return [path for path in sealed if self.store.items[path].error is None]

@@ -1,6 +1,6 @@
 """Policy-independent facts extracted from one Python file (libcst-free values).
 
-The extractor (:mod:`sealed_trace.lint._extract`, the libcst pass) turns a file into a
+The extractor (:mod:`sealed_trace.lint.cst_pass`, the libcst pass) turns a file into a
 :class:`FileFacts`; rules judge facts against a boundary policy. Keeping facts independent of
 the policy lets one parse serve every boundary and lets the cache key facts by content hash.
 All positions are 1-based lines and 1-based columns.

@@ -38,14 +38,14 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sealed_trace.lint._files import SourceFile, discover, module_file
 from sealed_trace.lint.config import (
     DEFAULT_EDGE_KINDS,
     ConfigError,
     name_is_banned,
     parse_config,
 )
-from sealed_trace.lint.import_graph import EdgeKind
+from sealed_trace.lint.discover import SourceFile, discover, module_file
+from sealed_trace.lint.graph import EdgeKind
 from sealed_trace.lint.presets import PRESETS
 
 if sys.version_info >= (3, 11):
@@ -161,7 +161,7 @@ def _lines_of_list(key: str, items: list[tuple[str, str]], empty_note: str) -> l
 def _imports_of(path: SourceFile, target: Path) -> list[tuple[str, str | None, int]]:
     """``(module, from-imported name or None, line)`` of every import of the file, wherever it
     runs (what the sealed module's import surface is judged on)."""
-    from sealed_trace.lint._graph import extract_graph_facts
+    from sealed_trace.lint.ast_pass import extract_graph_facts
 
     try:
         text = target.read_bytes().decode("utf-8")

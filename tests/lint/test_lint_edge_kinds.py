@@ -13,10 +13,10 @@ from __future__ import annotations
 import pytest
 from lint_project import Project
 
-from sealed_trace.lint._extract import extract_facts
-from sealed_trace.lint._graph import extract_graph_facts
+from sealed_trace.lint.ast_pass import extract_graph_facts
 from sealed_trace.lint.config import ConfigError
-from sealed_trace.lint.import_graph import (
+from sealed_trace.lint.cst_pass import extract_facts
+from sealed_trace.lint.graph import (
     Edge,
     EdgeKind,
     ImportGraph,

@@ -87,7 +87,7 @@ def test_policy_change_invalidates(project: Project) -> None:
 
 
 def test_facts_cache_avoids_reparse(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sealed_trace.lint import _extract, _graph
+    from sealed_trace.lint import ast_pass, cst_pass
 
     project.top_toml = 'source_roots = ["src"]\n'
     project.write("src/pkg/up/a.py", "import json\n")
@@ -99,8 +99,8 @@ def test_facts_cache_avoids_reparse(project: Project, monkeypatch: pytest.Monkey
         calls.append(module)
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(_graph, "extract_graph_facts", refuse)
-    monkeypatch.setattr(_extract, "extract_facts", refuse)
+    monkeypatch.setattr(ast_pass, "extract_graph_facts", refuse)
+    monkeypatch.setattr(cst_pass, "extract_facts", refuse)
     result = project.run(use_cache=True)
     assert not result.cache_hit
     assert calls == []
@@ -154,17 +154,17 @@ def test_boundary_and_upstream_findings_in_one_run(project: Project) -> None:
 def test_the_byte_triggers_cover_every_callable_the_parser_judges() -> None:
     """A file is parsed for dynamic imports only when its bytes name one of the trigger words;
     every callable and module the import-graph pass judges must be spelled with one."""
-    from sealed_trace.lint import _graph, _text
+    from sealed_trace.lint import ast_pass, screen
 
-    words = [w.decode() for w in (*_text.DYNAMIC_WORDS, *_text.ROOT_WORDS)]
+    words = [w.decode() for w in (*screen.DYNAMIC_WORDS, *screen.ROOT_WORDS)]
     names = {
-        *_graph._ALL_FUNCS,
-        *_graph._STRING_IMPORTS,
-        *_graph._HIDDEN_IMPORTS,
-        *_graph._IMPORT_ROOTS,
-        *_graph._STRING_IMPORT_METHODS,
-        *_graph._FUNC_BY_NAME,
-        *_graph._RELATIVE_BASES,
+        *ast_pass._ALL_FUNCS,
+        *ast_pass._STRING_IMPORTS,
+        *ast_pass._HIDDEN_IMPORTS,
+        *ast_pass._IMPORT_ROOTS,
+        *ast_pass._STRING_IMPORT_METHODS,
+        *ast_pass._FUNC_BY_NAME,
+        *ast_pass._RELATIVE_BASES,
     }
     uncovered = sorted(
         n
@@ -174,9 +174,9 @@ def test_the_byte_triggers_cover_every_callable_the_parser_judges() -> None:
     )
     assert uncovered == []
     # ``imp`` is looked for as a whole word, a write to ``__name__`` by its own pattern
-    assert _text.may_import_dynamically(b"import imp\n")
-    assert _text.may_import_dynamically(b"__name__ = 'pkg.up'\n")
-    assert not _text.may_import_dynamically(b"if __name__ == '__main__':\n    pass\n")
+    assert screen.may_import_dynamically(b"import imp\n")
+    assert screen.may_import_dynamically(b"__name__ = 'pkg.up'\n")
+    assert not screen.may_import_dynamically(b"if __name__ == '__main__':\n    pass\n")
 
 
 @pytest.mark.parametrize(

@@ -425,8 +425,8 @@ def test_an_existing_table_is_named_with_or_without_write(
 def test_init_gives_each_import_the_kind_the_lint_gives_it() -> None:
     import ast
 
-    from sealed_trace.lint._graph import extract_graph_facts
-    from sealed_trace.lint.import_graph import kind_of_import
+    from sealed_trace.lint.ast_pass import extract_graph_facts
+    from sealed_trace.lint.graph import kind_of_import
     from sealed_trace.lint.starter import _import_statements
 
     source = (

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from lint_project import Project
 
-from sealed_trace.lint._graph import extract_graph_facts
+from sealed_trace.lint.ast_pass import extract_graph_facts
 
 CLEAN = {
     "module-constant": "import importlib\n_BACKEND = 'json'\nimportlib.import_module(_BACKEND)\n",
@@ -219,7 +219,7 @@ DYNAMIC = [
 
 @pytest.mark.parametrize(("call", "module"), DYNAMIC)
 def test_both_passes_resolve_a_literal_dynamic_import_alike(call: str, module: str) -> None:
-    from sealed_trace.lint._extract import extract_facts
+    from sealed_trace.lint.cst_pass import extract_facts
 
     text = f"import importlib\n{call}\n"
     for extract in (extract_graph_facts, extract_facts):

@@ -14,7 +14,7 @@ import sys
 import pytest
 from lint_project import Project
 
-from sealed_trace.lint._graph import extract_graph_facts
+from sealed_trace.lint.ast_pass import extract_graph_facts
 
 
 def _found(project: Project) -> list[tuple[str, str, int]]:

@@ -19,7 +19,7 @@ from typing import Protocol
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.facts import FileFacts
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.import_graph import EdgeKind
+from sealed_trace.lint.graph import EdgeKind
 
 __all__ = ["ClosureEdge", "ReverseEdge", "Rule", "RuleContext", "marked_chain", "through"]
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.import_graph import EdgeKind
+from sealed_trace.lint.graph import EdgeKind
 from sealed_trace.lint.rules.base import RuleContext, through
 
 __all__ = ["ReverseImport"]

@@ -14,16 +14,16 @@ import itertools
 import os
 import sys
 
-from sealed_trace.lint._store import FactStore
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.facts import ImportFact
-from sealed_trace.lint.import_graph import (
+from sealed_trace.lint.graph import (
     EdgeKind,
     kind_of_import,
     kinds_from_policy,
     longest_module,
 )
 from sealed_trace.lint.rules.base import ClosureEdge
+from sealed_trace.lint.store import FactStore
 
 __all__ = ["ClosureCheck", "closure_kinds"]
 
@@ -130,7 +130,7 @@ class ClosureCheck:
     def _parsed_closure(
         self, sealed: str, b: Boundary, kinds: frozenset[EdgeKind]
     ) -> dict[str, str | None]:
-        """The closure (:meth:`.import_graph.ImportGraph.closure`) once every module of it
+        """The closure (:meth:`.graph.ImportGraph.closure`) once every module of it
         is parsed: what each imports, exactly."""
         modules = self.store.modules
         while True:

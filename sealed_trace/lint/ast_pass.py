@@ -18,8 +18,6 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from sealed_trace.lint._literals import Literals
-from sealed_trace.lint._text import type_checking_spoofed
 from sealed_trace.lint.facts import (
     IMPORT_FUNCS,
     PATH_LOADERS,
@@ -31,6 +29,8 @@ from sealed_trace.lint.facts import (
     dynamic_import_target,
     relative_module,
 )
+from sealed_trace.lint.literals import Literals
+from sealed_trace.lint.screen import type_checking_spoofed
 from sealed_trace.lint.suppressions import scan_suppressions
 
 __all__ = ["extract_graph_facts"]
@@ -773,7 +773,7 @@ class _DynamicImports:
         return None
 
     def literals(self, expr: ast.expr | None, at: ast.AST) -> frozenset[str] | None:
-        """Every string ``expr`` can be at ``at`` (see :mod:`._literals`); None when one is
+        """Every string ``expr`` can be at ``at`` (see :mod:`.literals`); None when one is
         not a literal."""
         if expr is None:
             return None

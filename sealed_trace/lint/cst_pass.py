@@ -34,7 +34,6 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
-from sealed_trace.lint._text import type_checking_spoofed
 from sealed_trace.lint.facts import (
     IMPORT_FUNCS,
     PATH_LOADERS,
@@ -48,6 +47,7 @@ from sealed_trace.lint.facts import (
     dynamic_import_target,
     relative_module,
 )
+from sealed_trace.lint.screen import type_checking_spoofed
 from sealed_trace.lint.suppressions import scan_suppressions
 
 __all__ = ["extract_facts"]

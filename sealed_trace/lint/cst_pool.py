@@ -24,7 +24,7 @@ def sealed_facts(
     text: str, module: str | None, is_package: bool, target: tuple[int, int] | None
 ) -> FileFacts:
     """The libcst pass of one file (a sealed module, in a worker of the pool or in process)."""
-    from sealed_trace.lint._extract import extract_facts
+    from sealed_trace.lint.cst_pass import extract_facts
 
     return extract_facts(text, module, is_package, target)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sealed_trace.lint._files import SourceFile, read_bytes
+from sealed_trace.lint.discover import SourceFile, read_bytes
 from sealed_trace.lint.facts import DYNAMIC_WORDS
 
 __all__ = [

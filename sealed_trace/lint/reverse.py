@@ -12,10 +12,10 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from sealed_trace.lint._store import FactStore
 from sealed_trace.lint.config import Boundary
-from sealed_trace.lint.import_graph import EdgeKind, ancestors, kinds_from_policy
+from sealed_trace.lint.graph import EdgeKind, ancestors, kinds_from_policy
 from sealed_trace.lint.rules.base import ReverseEdge, marked_chain
+from sealed_trace.lint.store import FactStore
 
 __all__ = ["HIDDEN_KINDS", "BoundaryReach", "reverse_kinds"]
 
@@ -32,7 +32,7 @@ def reverse_kinds(b: Boundary) -> frozenset[EdgeKind]:
 
 class BoundaryReach:
     """The modules reaching ``boundary``'s sealed module (``hop``: each one's next step on a
-    shortest chain, :meth:`.import_graph.ImportGraph.reach`) and the boundary's ``upstream``
+    shortest chain, :meth:`.graph.ImportGraph.reach`) and the boundary's ``upstream``
     modules, asked which imports cause the reverse dependencies."""
 
     def __init__(

@@ -1,10 +1,10 @@
 """The lint's fact store: what it knows about the files of one run.
 
 Reading (each file screened once, its text loaded only when a pass needs it), the static scan
-of the whole tree (:mod:`._scan`), parsing with the standard-library pass (:mod:`._graph`) or
-the libcst pass (:mod:`._extract`, the sealed modules on a process pool beside the scan,
+of the whole tree (:mod:`.grimp_scan`), parsing with the standard-library pass (:mod:`.ast_pass`) or
+the libcst pass (:mod:`.cst_pass`, the sealed modules on a process pool beside the scan,
 :class:`SealedPass`), the facts cache (content hash, module, pass and target version), and
-the import graph those facts make (:class:`.import_graph.ImportGraph`, updated module by
+the import graph those facts make (:class:`.graph.ImportGraph`, updated module by
 module as facts arrive). The engine (:mod:`.engine`) decides what to parse; this module only
 knows how, and what a first-party name is defined as (for ST104).
 """
@@ -21,14 +21,14 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from sealed_trace.lint import _text
-from sealed_trace.lint._files import SourceFile
-from sealed_trace.lint._graph import extract_graph_facts
-from sealed_trace.lint._scan import ScanTarget, scan
-from sealed_trace.lint._sealed_pass import sealed_facts, submit, workers_for
+from sealed_trace.lint import screen
+from sealed_trace.lint.ast_pass import extract_graph_facts
 from sealed_trace.lint.config import LintConfig
+from sealed_trace.lint.cst_pool import sealed_facts, submit, workers_for
+from sealed_trace.lint.discover import SourceFile
 from sealed_trace.lint.facts import FileFacts
-from sealed_trace.lint.import_graph import Edge, ImportGraph, edges_from_facts, longest_module
+from sealed_trace.lint.graph import Edge, ImportGraph, edges_from_facts, longest_module
+from sealed_trace.lint.grimp_scan import ScanTarget, scan
 from sealed_trace.lint.suppressions import MARKER, scan_suppressions
 
 __all__ = ["ENGINE_VERSION", "FactStore", "SealedPass"]
@@ -39,7 +39,7 @@ _MARKER = MARKER.encode()
 
 class SealedPass:
     """The sealed modules' libcst pass on a process pool of the standard library
-    (:mod:`._sealed_pass`), started on construction (one worker per sealed module, leaving a
+    (:mod:`.cst_pool`), started on construction (one worker per sealed module, leaving a
     core to the scan: several boundaries' passes run in parallel, beside it) and collected by
     :meth:`finish`.
     Cached facts are taken at once. A file whose worker dies is parsed again alone in a
@@ -152,8 +152,8 @@ class FactStore:
             for f in files
             if f.module is not None and f.is_package and self.modules.get(f.module) == f.relpath
         }
-        self.screens: dict[str, _text.Screened] = {}
-        self.items: dict[str, _text.Loaded] = {}
+        self.screens: dict[str, screen.Screened] = {}
+        self.items: dict[str, screen.Loaded] = {}
         self.facts: dict[str, FileFacts] = {}
         self.static: dict[str, tuple[tuple[str, int], ...]] = {}
         self.external: dict[str, frozenset[str]] = {}
@@ -187,12 +187,12 @@ class FactStore:
         limit = self.config.max_file_bytes
         for f in self.files:
             owner = f.module is not None and self.modules.get(f.module) == f.relpath
-            self.screens[f.relpath] = _text.screen(f, limit, f.module if owner else None)
+            self.screens[f.relpath] = screen.screen(f, limit, f.module if owner else None)
 
-    def item(self, path: str) -> _text.Loaded:
+    def item(self, path: str) -> screen.Loaded:
         item = self.items.get(path)
         if item is None:
-            item = _text.load(self.by_path[path], self.config.max_file_bytes)
+            item = screen.load(self.by_path[path], self.config.max_file_bytes)
             self.items[path] = item
         return item
 
@@ -218,7 +218,7 @@ class FactStore:
         return set(graph.failed)
 
     # -- parsing ---------------------------------------------------------------------------
-    def cache_key(self, item: _text.Loaded, full: bool) -> str:
+    def cache_key(self, item: screen.Loaded, full: bool) -> str:
         digest = hashlib.sha256(item.raw).hexdigest()[:32]
         mode = "cst" if full else "ast"
         module = item.file.module or ""
@@ -269,7 +269,7 @@ class FactStore:
             self.items.pop(path, None)
 
     def _extract(
-        self, item: _text.Loaded, full: bool, graph_pass: Callable[..., FileFacts]
+        self, item: screen.Loaded, full: bool, graph_pass: Callable[..., FileFacts]
     ) -> FileFacts:
         text = item.decoded()
         module, package = item.file.module, item.file.is_package
