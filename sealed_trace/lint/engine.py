@@ -13,22 +13,15 @@ Pipeline (issue 3 §5-§6, issue 8 §2-§3; ADR-0230 §5, §7.3, §15):
    an edge to a module is also an edge to each of its ancestor packages (but an importer's own
    ancestors, which ran before it did). ``R`` is the set of modules reaching a sealed module
    over the known edges; an upstream module in ``R`` is a finding.
-4. **Parse where it can matter** (a fixpoint). The sealed modules get libcst with scope
-   metadata; upstream modules, their ancestor packages and the files of step 2 get the
-   standard-library pass (:mod:`.ast_pass`: literal dynamic imports, star imports and
-   ``__all__``, attribute chains, exact ``TYPE_CHECKING`` guards, imports inside functions).
-   Beyond those, only the forward closure ``F`` of the *clean* upstream modules (those not in
-   ``R``) can hide a reverse dependency the static graph does not show, and only through a
-   file that names an import function or a module holding one, holds a star import, or names
-   a module of ``R`` as a whole word (an attribute chain, a literal dynamic import, an import
-   of a missing submodule). Such files of ``F`` are parsed, their exact edges replace their
-   static ones, ``R`` and ``F`` are recomputed, until nothing changes. A file outside ``F``
-   cannot be imported by a clean upstream module, so it cannot change a verdict; an upstream
-   module already in ``R`` is a finding whatever else it imports. Every unparsed module on
-   the shortest chain of an upstream module is parsed too, until each chain a finding shows
-   holds only exact edges, each of its kind (:class:`.graph.EdgeKind`: module level,
-   in a function, under ``TYPE_CHECKING``, under the ``__main__`` guard); the boundary's
-   ``edge_kinds`` says which kinds count for reverse dependencies and for the closure.
+4. **Parse what can change a verdict or a message** (a fixpoint, :mod:`.plan`): the sealed
+   modules get libcst with scope metadata; the standard-library pass (:mod:`.ast_pass`) reads
+   the files the scanner rejected, the allowed modules a sealed module imports, and, among the
+   upstream modules, their packages and what the clean upstream modules load, those whose
+   text may hide an edge from the scan (:mod:`.hiding`); then the cause of each finding and
+   the chain steps it shows whose kind the scan cannot tell (:class:`.graph.EdgeKind`: module
+   level, in a function, under ``TYPE_CHECKING``, under the ``__main__`` guard). The
+   boundary's ``edge_kinds`` says which kinds count for reverse dependencies and for the
+   closure.
 5. **Judge** facts against each boundary with the rules: reverse dependencies once per root
    cause (:mod:`.reverse`), the closure when the boundary asks for it (:mod:`.closure`);
    apply suppressions, sort.
@@ -60,9 +53,7 @@ from sealed_trace.lint.closure import ClosureCheck
 from sealed_trace.lint.config import Boundary, LintConfig
 from sealed_trace.lint.discover import SourceFile, _excluded, discover
 from sealed_trace.lint.findings import Finding, sort_findings
-from sealed_trace.lint.graph import (
-    ancestors,
-)
+from sealed_trace.lint.plan import ParsePlan
 from sealed_trace.lint.reverse import BoundaryReach, reverse_kinds
 from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, Rule, RuleContext
 from sealed_trace.lint.store import ENGINE_VERSION, FactStore, SealedPass
@@ -258,29 +249,30 @@ class _Run:
         self.selected = selected
         self.rules = rules
         self.store = FactStore(config, files, cached_facts, on_parse)
-        self._reach: dict[tuple[str, int], dict[str, str | None]] = {}
+        self._reach: dict[tuple[str, int], BoundaryReach] = {}
         self._upstreams: dict[str, list[str]] = {}
         self._sealeds: dict[str, list[str]] = {}
         #: ST404 per (boundary name, sealed module)
         self.closures: dict[tuple[str, str], tuple[ClosureEdge, ...]] = {}
-        #: per unparsed file of a clean closure: the words of R already looked for in it
-        self._words_checked: dict[str, set[bytes]] = {}
+        judges_upstream = any(
+            set(rule.roles) - {"boundary"} for rule in rules if rule not in BUILTIN_RULES
+        )
+        self.plan = ParsePlan(self.store, config.boundaries, self.reach_of, judges_upstream)
 
     # -- reading ---------------------------------------------------------------------------
     def _is_selected(self, relpath: str) -> bool:
         return self.selected is None or relpath in self.selected
 
-    def reach(self, b: Boundary) -> dict[str, str | None]:
-        """Modules reaching ``b``'s sealed module, never through a module ``b`` seals:
-        ``{module: next hop on a shortest chain (None for a sealed module)}``."""
+    def reach_of(self, b: Boundary) -> BoundaryReach:
+        """What reaches ``b``'s sealed module over the facts known now, never through a module
+        ``b`` seals (see :class:`.reverse.BoundaryReach`)."""
         key = (b.name, len(self.store.facts))
         cached = self._reach.get(key)
         if cached is None:
-            cached = self.store.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
-            self._reach[key] = cached
+            hop = self.store.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
+            cached = self._reach[key] = BoundaryReach(self.store, b, hop, self._upstream(b))
         return cached
 
-    # -- step 4 ----------------------------------------------------------------------------
     def _upstream(self, b: Boundary) -> list[str]:
         found = self._upstreams.get(b.name)
         if found is None:
@@ -295,109 +287,19 @@ class _Run:
             found = self._sealeds[b.name] = sorted(m for m in self.store.modules if b.seals(m))
         return found
 
-    def _first(self, exact: set[str]) -> set[str]:
-        """What step 4 parses first: ``exact`` (modules the scan could not judge), upstream
-        modules and their packages, and the allowed modules the sealed modules import (what
-        ST104 asks about)."""
-        modules = self.store.modules
-        first = {modules[m] for m in exact if m in modules}
-        for b in self.config.boundaries:
-            for u in self._upstream(b):
-                first.add(modules[u])
-                first.update(modules[a] for a in ancestors(u) if a in modules)
-            for sealed in self._sealed(b):
-                first.update(
-                    modules[e.target]
-                    for e in self.store.edges(sealed)
-                    if b.allows_import(e.target) and not b.seals(e.target)
-                )
-        return first
-
-    def _fixpoint(self, exact: set[str]) -> None:
-        """Step 4: parse where a verdict can change, until nothing new is asked for."""
-        # Sealed modules come from the libcst pass (their edges never extend the graph).
-        self.store.parse(
-            p
-            for p in self._first(exact)
-            if not self.store.seals(self.store.by_path[p].module or "")
-        )
+    # -- step 4 ----------------------------------------------------------------------------
+    def _fixpoint(self, need: set[str]) -> None:
+        """Step 4: parse ``need``, then what the plan asks for (:mod:`.plan`), until it asks
+        for nothing new."""
+        tried: set[str] = set()
         while True:
-            need = self._star_sources()
-            for b in self.config.boundaries:
-                hop = self.reach(b)
-                need |= self._candidates(b, hop)
-                need |= self._on_chains(b, hop)
-            need = {
-                p
-                for p in need
-                if p not in self.store.facts
-                and self.store.screens[p].error is None
-                and not self.store.seals(self.store.by_path[p].module or "")
-            }
+            need = need - tried
+            if need:
+                tried |= need
+                self.store.parse(need)
+            need = self.plan.next() - tried
             if not need:
                 return
-            self.store.parse(need)
-
-    def _star_sources(self) -> set[str]:
-        """First-party packages a parsed file star-imports (their ``__all__`` decides)."""
-        out: set[str] = set()
-        for facts in self.store.facts.values():
-            for fact in facts.imports:
-                if (
-                    fact.name == "*"
-                    and fact.module in self.store.packages
-                    and not self.store.seals(fact.module)
-                ):  # those come from the libcst pass
-                    out.add(self.store.modules[fact.module])
-        return out
-
-    def _candidates(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
-        """Unparsed files of the clean upstream modules' forward closure that can hold an edge
-        the static graph does not show (step 4)."""
-        words = {m.rpartition(".")[2].encode() for m in hop}
-        out: set[str] = set()
-        clean = BoundaryReach(self.store, b, hop, self._upstream(b)).clean()
-        for module in self.store.graph.closure(clean, reverse_kinds(b), b.seals):
-            path = self.store.modules[module]
-            if path in self.store.facts or self.store.screens[path].error is not None:
-                continue
-            if module in self.store.unscanned:
-                out.add(path)
-                continue
-            checked = self._words_checked.get(path)
-            fresh = words - checked if checked is not None else words
-            if checked is not None and not fresh:
-                continue
-            # Read again only when there is something new to ask, and kept only while asked:
-            # the closure of an upstream module can hold much of a tree.
-            item = screen.load(self.store.by_path[path], self.config.max_file_bytes)
-            if item.error is not None:
-                continue
-            if checked is None and (
-                screen.may_import_dynamically(item.scan) or screen.star_import(item.scan)
-            ):
-                out.add(path)
-                self.store.items[path] = item
-                continue
-            self._words_checked.setdefault(path, set()).update(fresh)
-            if not item.tokens().isdisjoint(fresh):
-                out.add(path)
-                self.store.items[path] = item
-        return out
-
-    def _on_chains(self, b: Boundary, hop: dict[str, str | None]) -> set[str]:
-        """Unparsed modules on the shortest chain of an upstream module (or a package above
-        one) to the sealed module: parsed, so that each chain a finding shows holds exact
-        edges, each of its kind."""
-        out: set[str] = set()
-        for start in {m for u in self._upstream(b) for m in (u, *ancestors(u)) if m in hop}:
-            node: str | None = start
-            while node is not None:
-                path = self.store.modules[node]
-                if path not in self.store.facts and self.store.screens[path].error is None:
-                    out.add(path)
-                node = hop[node]
-        return out
 
     # -- step 5 ----------------------------------------------------------------------------
     def execute(self) -> tuple[LintResult, dict[str, Any]]:
@@ -410,8 +312,8 @@ class _Run:
         pass_ = SealedPass(self.store, sealed)
         try:
             self.store.screen_all()
-            exact = self.store.scan_tree()
-            self._fixpoint(exact)
+            rejected = self.store.scan_tree()
+            self._fixpoint(self.plan.first(rejected))
         finally:
             pass_.finish()
         self.store.parse(sealed)  # whatever the process could not answer, parsed here
@@ -453,8 +355,7 @@ class _Run:
     def _judge(self, b: Boundary, per_file: dict[str, list[Finding]]) -> None:
         """Step 5 for one boundary: its sealed and upstream modules, the packages above
         upstream modules that cause a reverse dependency, and the reached modules."""
-        hop = self.reach(b)
-        reach = BoundaryReach(self.store, b, hop, self._upstream(b))
+        reach = self.reach_of(b)
         causes = reach.root_causes()
         first_party = frozenset(self.store.modules)
         for path, facts in list(self.store.facts.items()):

@@ -8,7 +8,9 @@ All positions are 1-based lines and 1-based columns.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 __all__ = [
@@ -194,12 +196,12 @@ class FileFacts:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-safe dict (for the cache)."""
+        """A JSON-safe dict (for the cache): each fact as the row of its fields' values."""
         return {
-            "imports": [list(asdict(i).values()) for i in self.imports],
-            "refs": [list(asdict(r).values()) for r in self.refs],
-            "dynamics": [list(asdict(d).values()) for d in self.dynamics],
-            "fields": [list(asdict(f).values()) for f in self.fields],
+            "imports": list(map(_ROW[ImportFact], self.imports)),
+            "refs": list(map(_ROW[RefFact], self.refs)),
+            "dynamics": list(map(_ROW[DynamicFact], self.dynamics)),
+            "fields": list(map(_ROW[FieldFact], self.fields)),
             "suppressions": [
                 [s.line, s.column, list(s.codes), s.reason, s.error] for s in self.suppressions
             ],
@@ -224,3 +226,10 @@ class FileFacts:
             parsed=bool(data["parsed"]),
             extra=dict(data.get("extra") or {}),
         )
+
+
+#: Each fact type's fields as one row (a tuple, in declaration order): what the cache holds.
+_ROW: dict[type, Callable[[Any], tuple[Any, ...]]] = {
+    cls: operator.attrgetter(*(f.name for f in fields(cls)))
+    for cls in (ImportFact, RefFact, DynamicFact, FieldFact)
+}

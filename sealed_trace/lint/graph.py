@@ -48,6 +48,10 @@ class EdgeKind(enum.Enum):
     MAIN = "main"
     TYPE_CHECKING = "type-checking"
 
+    # Members are singletons compared by identity: hashing them by identity too keeps the
+    # graph's hot loops (``edge.kind in kinds``) in C.
+    __hash__ = object.__hash__
+
     @property
     def note(self) -> str:
         """How a chain marks a step of this kind (empty for ``module``: it runs on import)."""
@@ -82,11 +86,19 @@ class Edge:
     column: int
     text: str
     kind: EdgeKind = EdgeKind.MODULE
+    #: False for an edge of the static scan whose kind is not known yet (an import that may
+    #: stand in a function or under a guard): it may count for any kind until its file is
+    #: parsed
+    known: bool = True
 
     @property
     def runs_on_import(self) -> bool:
         """Whether this import runs when the importing module is imported."""
         return self.kind is EdgeKind.MODULE
+
+    def may_count(self, kinds: Collection[EdgeKind]) -> bool:
+        """Whether this edge counts, or may count once its kind is known, for ``kinds``."""
+        return not self.known or self.kind in kinds
 
 
 def kinds_from_policy(names: Iterable[str], ignore_type_checking: bool) -> frozenset[EdgeKind]:
@@ -198,7 +210,7 @@ class ImportGraph:
 
     def edges(self, module: str, kinds: Collection[EdgeKind] = ALL_KINDS) -> list[Edge]:
         """``module``'s edges of the given kinds, in source order."""
-        return [e for e in self._edges.get(module, ()) if e.kind in kinds]
+        return [e for e in self._edges.get(module, ()) if e.may_count(kinds)]
 
     def importers(self, kinds: Collection[EdgeKind] = ALL_KINDS) -> dict[str, list[str]]:
         """``{module: the modules importing it over edges of kinds}`` (sorted, unique)."""
@@ -208,7 +220,7 @@ class ImportGraph:
             found: dict[str, set[str]] = {}
             for module, edges in self._edges.items():
                 for edge in edges:
-                    if edge.kind in key:
+                    if edge.may_count(key):
                         found.setdefault(edge.target, set()).add(module)
             graph = self._importers[key] = {m: sorted(i) for m, i in found.items()}
         return graph
@@ -256,7 +268,7 @@ class ImportGraph:
         while queue:
             current = queue.popleft()
             for edge in self._edges.get(current, ()):
-                if edge.kind in kinds and edge.target not in parent and not blocked(edge.target):
+                if edge.may_count(kinds) and edge.target not in parent and not blocked(edge.target):
                     parent[edge.target] = current
                     queue.append(edge.target)
         return parent
@@ -290,7 +302,7 @@ class ImportGraph:
                     node = parent[node]
                 return out[::-1]
             for edge in self._edges.get(current, ()):
-                if edge.kind in kinds and edge.target != avoid and edge.target not in parent:
+                if edge.may_count(kinds) and edge.target != avoid and edge.target not in parent:
                     parent[edge.target] = current
                     queue.append(edge.target)
         return None
@@ -304,6 +316,16 @@ class ImportGraph:
         found = [e.kind for e in self._edges.get(importer, ()) if e.target == target]
         found = [k for k in found if k in kinds] or found
         return min(found, key=lambda k: k.rank, default=EdgeKind.MODULE)
+
+    def step_known(self, importer: str, target: str, kinds: Collection[EdgeKind]) -> bool:
+        """Whether the step ``importer -> target`` is known to count for ``kinds`` and how it
+        runs is known: an edge of a known kind among ``kinds`` that runs at least as often as
+        any edge of unknown kind could (no step without edges, as from a package to its
+        submodule, needs knowing)."""
+        edges = [e for e in self._edges.get(importer, ()) if e.target == target]
+        if not edges or all(e.known for e in edges):
+            return True
+        return any(e.known and e.kind is EdgeKind.MODULE and e.kind in kinds for e in edges)
 
 
 def _with_ancestors(
@@ -319,7 +341,7 @@ def _with_ancestors(
         if edge.target != module:
             out.append(edge)
         out.extend(
-            Edge(a, edge.line, edge.column, edge.text, edge.kind)
+            Edge(a, edge.line, edge.column, edge.text, edge.kind, edge.known)
             for a in ancestors(edge.target)
             if a not in own and a in modules
         )

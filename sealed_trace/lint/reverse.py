@@ -47,6 +47,11 @@ class BoundaryReach:
         self.hop = hop
         self.upstream = upstream
         self.kinds = reverse_kinds(boundary)
+        #: every step ``(importer, imported)`` of a chain this object has marked, with how it
+        #: runs: what a finding shows, so what the plan makes exact (:mod:`.plan`)
+        self.steps: dict[tuple[str, str], str] = {}
+        self._causes: dict[str, tuple[ReverseEdge, ...]] = {}
+        self._tails: dict[str, str] = {}
 
     def clean(self) -> list[str]:
         """Upstream modules that reach no sealed module, themselves or through an ancestor."""
@@ -115,6 +120,12 @@ class BoundaryReach:
         chain of each."""
         if affected is None:
             return ()
+        found = self._causes.get(module)
+        if found is None:
+            found = self._causes[module] = self._cause_edges(module, affected)
+        return found
+
+    def _cause_edges(self, module: str, affected: tuple[str, ...]) -> tuple[ReverseEdge, ...]:
         edges = self._reverse_edges(module)
         if not edges:
             return ()
@@ -125,10 +136,10 @@ class BoundaryReach:
             start = self._chain_start(upstream)
             if upstream == module or start is None:
                 continue
-            chain = [upstream, *([] if start == upstream else [start])]
-            while (nxt := self.hop[chain[-1]]) is not None:
-                chain.append(nxt)
-            chains.append(marked_chain(chain, self._step_kinds(chain, kinds)))
+            shown = upstream
+            if start != upstream:  # through a package above it, which runs first
+                shown += marked_chain(("", start), self._step_kinds((upstream, start), kinds))
+            chains.append(shown + self._marked_tail(start))
         first = dataclasses.replace(first, affected=affected, chains=tuple(chains))
         return (first, *edges[1:])
 
@@ -183,11 +194,36 @@ class BoundaryReach:
         edge = best[3]
         return (dataclasses.replace(edge, others=len(reaching) - 1),)
 
+    def _marked_tail(self, start: str) -> str:
+        """``" -> b -> c (in a function)"``: ``start``'s shortest chain to the sealed module
+        after ``start`` itself, each step marked (see :func:`marked_chain`); computed once per
+        module, as chains share their tails."""
+        tails = self._tails
+        path: list[str] = []
+        node: str | None = start
+        while node is not None and node not in tails:
+            path.append(node)
+            node = self.hop[node]
+        for module in reversed(path):
+            nxt = self.hop[module]
+            tails[module] = (
+                ""
+                if nxt is None
+                else marked_chain(("", nxt), self._step_kinds((module, nxt), self.kinds))
+                + tails[nxt]
+            )
+        return tails[start]
+
     def _step_kinds(self, chain: Sequence[str], kinds: frozenset[EdgeKind]) -> tuple[str, ...]:
         """How each step of ``chain`` runs (see :meth:`ImportGraph.step_kind`)."""
-        return tuple(
-            self.store.graph.step_kind(a, z, kinds).value for a, z in itertools.pairwise(chain)
-        )
+        known = self.steps
+        out: list[str] = []
+        for step in itertools.pairwise(chain):
+            kind = known.get(step)
+            if kind is None:
+                kind = known[step] = self.store.graph.step_kind(*step, kinds).value
+            out.append(kind)
+        return tuple(out)
 
     def ancestor_packages(self) -> dict[str, tuple[str, ...]]:
         """Packages above upstream modules, themselves neither sealed nor upstream, that

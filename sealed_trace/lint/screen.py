@@ -1,10 +1,12 @@
-"""Reading one source file and the byte-level facts the engine decides with (issue 3 §5, 8 §2).
+"""Reading one source file, and what the engine keeps of every file (issue 3 §5, 8 §2).
 
 :func:`load` reads, checks and decodes a file as CPython would (PEP 263 coding cookies found
 on the first two lines as CPython's tokenizer splits them, a NUL byte refused) and gives the
-text the lint searches: NFKC-normalised, as Python normalises identifiers. Every search here
-is *sound* for what the engine asks of it: when it answers "no", no spelling of what it looks
-for can occur in the file; a "yes" only costs a parse.
+text the lint searches: NFKC-normalised, as Python normalises identifiers. :func:`screen`
+keeps a few flags of every file (:class:`Screened`); what a file's text may hide from the
+scan is :mod:`.hiding`'s. Every search here is *sound* for what the engine asks of it: when
+it answers "no", no spelling of what it looks for can occur in the file; a "yes" only costs a
+parse.
 
 Nothing here imports libcst or grimp, or executes scanned code.
 """
@@ -15,82 +17,22 @@ import re
 from dataclasses import dataclass
 
 from sealed_trace.lint.discover import SourceFile, read_bytes
-from sealed_trace.lint.facts import DYNAMIC_WORDS
 
 __all__ = [
+    "IDENT_BYTES",
     "Loaded",
     "Screened",
     "deep_relative",
-    "has_word",
     "load",
-    "may_import_dynamically",
     "screen",
-    "star_import",
-    "tokens",
     "type_checking_spoofed",
+    "unknown_import_lines",
 ]
 
-#: Module names and callables whose mere mention makes a file a candidate for the dynamic
-#: pass: their attributes are import functions a string can name
-#: (``getattr(importlib, "import_\x6dodule")``), they import the module a string names, or
-#: they load what their data names (a test holds this list to the parser's tables).
-ROOT_WORDS = (
-    b"importlib",
-    b"builtins",
-    b"pkgutil",
-    b"runpy",
-    b"zipimport",
-    b"resolve_name",
-    b"find_spec",
-    b"pydoc",
-    b"locate",
-    b"get_data",
-    b"resources",
-    b"loadTestsFromName",
-    b"patch",
-    b"_gcd_import",
-    b"_find_and_load",
-    b"pickle",
-    b"marshal",
-    b"dictConfig",
-    b"fileConfig",
-    b"listen",
-    b"EntryPoint",
-    b"make_parser",
-    b"TestProgram",
-    b"unittest",
-    b"mock",
-    b"Pickle",
-    b"dill",
-    b"__path__",
-    b"__package__",
-    b"__spec__",
-)
-#: ``__name__`` is in almost every file; only a write to it makes relative imports computed.
-_NAME_WRITE = re.compile(rb"__name__[ \t]*(?:=(?!=)|:=)")
-_DYNAMIC = (*DYNAMIC_WORDS, *ROOT_WORDS)
 #: Bytes an identifier may hold (every byte of a UTF-8 multibyte character among them).
-_IDENT_BYTES = frozenset(
+IDENT_BYTES = frozenset(
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_" + bytes(range(0x80, 0x100))
 )
-#: Names through which a string literal reaches an attribute of an unnamed object
-#: (``getattr(getattr(getattr, "__self__"), "__import__")``, ``x.__dict__["..."]``).
-_LOOKUP_WORDS = (b"getattr", b"__dict__", b"__globals__", b"vars", b"attrgetter", b"methodcaller")
-#: A string literal spelling a name through an escape that yields letters, digits or dots, or a
-#: backslash-newline inside it, or two adjacent literals (implicit concatenation, also across
-#: lines and comments inside brackets). Each pattern starts with a literal character, so ``re``
-#: skips to its occurrences quickly.
-_SPELLED_ESCAPE = re.compile(rb"\\(?:[xuUN0-7]|\r\n|\r|\n)")
-_SPELLED_GAP = tuple(
-    re.compile(quote + rb"(?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|#[^\r\n]*)+[rRuUbBfF]{0,2}[\"']")
-    for quote in (b'"', b"'")
-)
-_SPELLED_TIGHT = tuple(
-    re.compile(quote + rb"[\"']*[rRuUbBfF]{0,2}[\"'](?=[A-Za-z0-9_.])") for quote in (b'"', b"'")
-)
-_WORDISH = re.compile(rb"[A-Za-z0-9_.]")
-#: A star import (``from P import *``) may import every submodule named in P's ``__all__``.
-_STAR = re.compile(rb"import[ \t\f\\\r\n(]*\*")
 #: A relative ``from`` import: its dots (``from . . x import`` is legal Python too), a dotted
 #: name, ``import``; only blanks and line continuations may stand between them.
 _GAP = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))"
@@ -104,7 +46,6 @@ _RELATIVE_DOTS = re.compile(
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _UTF8 = frozenset({"utf-8", "utf_8", "utf8", "utf-8-sig", "ascii", "us-ascii"})
 _LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)?")
-_TOKEN_TABLE = bytes(c if c in _IDENT_BYTES else 32 for c in range(256))
 
 
 @dataclass(slots=True)
@@ -119,7 +60,6 @@ class Loaded:
     text: str | None = None
     raw: bytes = b""
     error: tuple[str, int, int, str] | None = None
-    token_set: frozenset[bytes] | None = None
     #: the encoding the text was decoded with (``utf-8`` for ASCII files too)
     encoding: str = "utf-8"
 
@@ -128,12 +68,6 @@ class Loaded:
         if self.text is None:
             self.text = self.scan.decode("ascii")
         return self.text
-
-    def tokens(self) -> frozenset[bytes]:
-        """The file's tokens (see :func:`tokens`), computed once."""
-        if self.token_set is None:
-            self.token_set = tokens(self.scan)
-        return self.token_set
 
 
 def _line_of(data: bytes, index: int) -> tuple[int, int]:
@@ -227,111 +161,82 @@ def load(file: SourceFile, limit: int) -> Loaded:
 
 @dataclass(frozen=True, slots=True)
 class Screened:
-    """What the engine keeps of a file it does not parse: ``error`` (as :class:`Loaded`'s),
-    whether it holds a suppression ``marker``, names ``TYPE_CHECKING``, and ``exact_only``:
-    read in another encoding than UTF-8 (a BOM included), or with a relative import above its
-    top package, so that the compiled scanner must not judge it alone."""
+    """What the engine keeps of every file from its one read (never its text).
+
+    ``error``: as :class:`Loaded`'s; ``marker``: it holds a suppression comment;
+    ``exact_only``: read in another encoding than UTF-8 (a BOM included), or with a relative
+    import above its top package, so that the compiled scanner must not judge it alone;
+    ``unknown_lines``: the 1-based lines where an import statement may stand that does not
+    run at module level (indented, or after ``:`` or ``;`` or a line continuation), None when
+    every line may (lone carriage returns): an import the scanner finds on any other line is
+    a module-level one, so the scan's edge has its kind without a parse."""
 
     error: tuple[str, int, int, str] | None
-    marker: bool
-    type_checking: bool
-    exact_only: bool
+    marker: bool = False
+    exact_only: bool = False
+    unknown_lines: frozenset[int] | None = None
 
 
 _MARKER = b"sealed-trace:"
+_BLANK = b" \t\f"
 
 
-def screen(file: SourceFile, limit: int, module: str | None) -> Screened:
-    """Read ``file`` once and keep :class:`Screened`'s flags; the text itself is decoded only
-    as far as telling whether Python can read it requires (never raises)."""
-    try:
-        data = read_bytes(file.abspath, limit) if file.problem is None else None
-    except (OSError, ValueError):
-        data = None
-    head = _head_lines(data) if data is not None else []
-    if (
-        data is None
-        or b"\x00" in data
-        or b"coding" in b"".join(head)
-        or data.startswith(b"\xef\xbb\xbf")
-    ):
-        item = load(file, limit)  # the rare files: read exactly as Python reads them
-        if item.error is not None:
-            return Screened(item.error, False, False, False)
-        data, exact = item.scan, item.encoding != "utf-8"
-    else:
-        exact = False
-        if not data.isascii():
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                line, col = _line_of(data, exc.start)
-                return Screened(
-                    ("ST001", line, col, f"cannot decode as utf-8: {exc.reason}"),
-                    False,
-                    False,
-                    False,
-                )
-    if module is not None and not exact:
-        exact = deep_relative(data, module, file.is_package)
-    return Screened(None, _MARKER in data, b"TYPE_CHECKING" in data, exact)
+def unknown_import_lines(scan: bytes) -> frozenset[int] | None:
+    """The lines of ``scan`` where an import statement may begin that does not run at module
+    level (see :class:`Screened`): ``import`` or ``from`` indented, after a compound
+    statement's ``:`` or a ``;``, or first on a line continued from the one before. None when
+    lines cannot be told apart by line feeds (lone carriage returns). A word in a string or
+    comment only costs a parse."""
+    if b"\r" in scan and scan.count(b"\r") != scan.count(b"\r\n"):
+        return None
+    lines: set[int] = set()
+    line, position = 1, 0
+    for start in sorted(_word_starts(scan, b"import") + _word_starts(scan, b"from")):
+        line += scan.count(b"\n", position, start)
+        position = start
+        head = scan[scan.rfind(b"\n", 0, start) + 1 : start]
+        stripped = head.rstrip(_BLANK)
+        indented = bool(head) and not stripped
+        if indented or stripped.endswith((b":", b";")) or (not head and _continued(scan, start)):
+            lines.add(line)
+    return frozenset(lines)
 
 
-def has_word(scan: bytes, word: bytes) -> bool:
-    """Whether ``word`` (identifier bytes) occurs in ``scan`` as a whole identifier."""
-    # Occurrences are found with bytes.find (fast) and their edges checked one by one: a
-    # regex with a look-behind first would be tried at every position of the file.
-    size = len(word)
+def _word_starts(scan: bytes, word: bytes) -> list[int]:
+    """Where ``word`` occurs in ``scan`` as a whole identifier (found with ``bytes.find``:
+    fast, where a pattern with look-arounds is tried at every position)."""
+    out: list[int] = []
+    size, length = len(word), len(scan)
     start = scan.find(word)
     while start >= 0:
         end = start + size
-        if (start == 0 or scan[start - 1] not in _IDENT_BYTES) and (
-            end == len(scan) or scan[end] not in _IDENT_BYTES
+        if (start == 0 or scan[start - 1] not in IDENT_BYTES) and (
+            end == length or scan[end] not in IDENT_BYTES
         ):
-            return True
-        start = scan.find(word, start + 1)
-    return False
+            out.append(start)
+        start = scan.find(word, end)
+    return out
 
 
-def tokens(scan: bytes) -> frozenset[bytes]:
-    """Maximal runs of identifier bytes: a word of identifier bytes occurs in ``scan`` as a
-    whole identifier exactly when it is one of them."""
-    return frozenset(scan.translate(_TOKEN_TABLE).split())
+def _continued(scan: bytes, start: int) -> bool:
+    """Whether the line starting at ``start`` continues the one before (a backslash)."""
+    end = start - 1  # the line feed ending the line before
+    if end > 0 and scan[end - 1 : end] == b"\r":
+        end -= 1
+    return end > 0 and scan[end - 1 : end] == b"\\"
 
 
-def star_import(scan: bytes) -> bool:
-    """Whether the file may hold a star import (``import *`` after a non-identifier byte)."""
-    if b"*" not in scan:
-        return False
-    for match in _STAR.finditer(scan):
-        start = match.start()
-        if start == 0 or scan[start - 1] not in _IDENT_BYTES:
-            return True
-    return False
-
-
-def _spelled(scan: bytes) -> bool:
-    if _SPELLED_ESCAPE.search(scan) or any(rx.search(scan) for rx in _SPELLED_GAP):
-        return True
-    for rx in _SPELLED_TIGHT:  # ``"ab""cd"``: quotes between word characters
-        for match in rx.finditer(scan):  # the word character after is in the pattern
-            start = match.start()
-            if start and _WORDISH.match(scan, start - 1):
-                return True
-    return False
-
-
-def may_import_dynamically(scan: bytes) -> bool:
-    """Whether the file may call an import function: it names one (as part of any identifier:
-    an alias such as ``my_import_module`` still spells it), a module that holds some or a
-    callable that imports what a string names, or it looks a name up with a string literal
-    spelled through escapes or implicit concatenation (which the parser folds into a name the
-    bytes do not show)."""
-    if any(word in scan for word in _DYNAMIC) or has_word(scan, b"imp"):
-        return True
-    if b"__name__" in scan and _NAME_WRITE.search(scan):
-        return True
-    return any(word in scan for word in _LOOKUP_WORDS) and _spelled(scan)
+def screen(file: SourceFile, limit: int, module: str | None) -> Screened:
+    """Read ``file`` (as :func:`load` does) and keep :class:`Screened`'s flags; ``module`` is
+    its module name when it is the file Python imports under that name. Never raises."""
+    item = load(file, limit)
+    if item.error is not None:
+        return Screened(item.error)
+    data = item.scan
+    exact = item.encoding != "utf-8" or (
+        module is not None and deep_relative(data, module, file.is_package)
+    )
+    return Screened(None, _MARKER in data, exact, unknown_import_lines(data))
 
 
 def deep_relative(scan: bytes, module: str, is_package: bool) -> bool:
@@ -345,7 +250,7 @@ def deep_relative(scan: bytes, module: str, is_package: bool) -> bool:
     limit = parts + 1 if is_package else parts
     for match in _RELATIVE_DOTS.finditer(scan):
         start = match.start()
-        if start and scan[start - 1] in _IDENT_BYTES:
+        if start and scan[start - 1] in IDENT_BYTES:
             continue
         if match.group(1).count(b".") > limit:
             return True

@@ -29,11 +29,12 @@ from sealed_trace.lint.discover import SourceFile
 from sealed_trace.lint.facts import FileFacts
 from sealed_trace.lint.graph import Edge, ImportGraph, edges_from_facts, longest_module
 from sealed_trace.lint.grimp_scan import ScanTarget, scan
+from sealed_trace.lint.hiding import Hiding, hiding
 from sealed_trace.lint.suppressions import MARKER, scan_suppressions
 
 __all__ = ["ENGINE_VERSION", "FactStore", "SealedPass"]
 
-ENGINE_VERSION = "9"
+ENGINE_VERSION = "10"
 _MARKER = MARKER.encode()
 
 
@@ -136,16 +137,11 @@ class FactStore:
                 self.modules[f.module] = f.relpath
         #: packages beside a module of the same name (``x/__init__.py`` and ``x.py``): the
         #: compiled scanner would read the module, Python imports the package
+        plain = {(f.module, self.roots[f.relpath]) for f in files if not f.is_package}
         self.shadowing = {
             m
             for m, (_, kind, _) in ranked.items()
-            if kind == 0
-            and any(
-                f.module == m
-                and not f.is_package
-                and self.roots[f.relpath] == self.roots[self.modules[m]]
-                for f in files
-            )
+            if kind == 0 and (m, self.roots[self.modules[m]]) in plain
         }
         self.packages = {
             f.module
@@ -165,6 +161,8 @@ class FactStore:
         self.target = config.target_version
         #: modules without (complete) static edges: parsed once a clean upstream loads them
         self.unscanned: set[str] = set()
+        self._hiding: dict[str, Hiding] = {}
+        self._module_words: frozenset[bytes] | None = None
         self._kinds: dict[str, str] = {}
 
     @staticmethod
@@ -188,6 +186,25 @@ class FactStore:
         for f in self.files:
             owner = f.module is not None and self.modules.get(f.module) == f.relpath
             self.screens[f.relpath] = screen.screen(f, limit, f.module if owner else None)
+
+    def hiding(self, path: str) -> Hiding | None:
+        """What the file at ``path`` may hide from the scan (:mod:`.hiding`), read again when
+        first asked (only the files a verdict can depend on are asked about); None when it
+        cannot be read now."""
+        found = self._hiding.get(path)
+        if found is None:
+            item = self.items.get(path) or screen.load(
+                self.by_path[path], self.config.max_file_bytes
+            )
+            if item.error is not None:
+                return None
+            if self._module_words is None:
+                self._module_words = frozenset(m.rpartition(".")[2].encode() for m in self.modules)
+            found = self._hiding[path] = hiding(item.scan, self._module_words)
+        return found
+
+    def _read(self, path: str) -> screen.Loaded:
+        return screen.load(self.by_path[path], self.config.max_file_bytes)
 
     def item(self, path: str) -> screen.Loaded:
         item = self.items.get(path)
@@ -313,8 +330,13 @@ class FactStore:
         facts = self.facts.get(path)
         if facts is not None:
             return edges_from_facts(facts, module, self.modules, self._star_targets)
-        # Static edges carry no kind: taken as module level until the file is parsed.
-        return [Edge(t, line, 1, f"line {line}") for t, line in self.static.get(module, ())]
+        # A static edge's kind is known when its line cannot hold an import that does not
+        # run at module level (see screen.Screened.unknown_lines); else it is told by a parse.
+        unknown = self.screens[path].unknown_lines
+        return [
+            Edge(t, line, 1, f"line {line}", known=unknown is not None and line not in unknown)
+            for t, line in self.static.get(module, ())
+        ]
 
     def edges(self, module: str) -> list[Edge]:
         """``module``'s edges of every kind (step 3)."""

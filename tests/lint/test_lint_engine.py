@@ -20,7 +20,8 @@ def test_files_no_clean_upstream_module_loads_are_never_parsed(project: Project)
     parsed: list[str] = []
     result = project.run(parsed=parsed)
     assert "src/pkg/sealed.py" in parsed
-    assert "src/pkg/up/b.py" in parsed  # every upstream module is parsed
+    # an upstream module whose text can hide no edge is judged from the scan alone
+    assert "src/pkg/up/b.py" not in parsed
     assert "src/pkg/tools/loader.py" not in parsed
     assert "src/pkg/helpers.py" not in parsed  # loaded, but nothing in it can hide an edge
     assert result.findings == ()
@@ -35,16 +36,30 @@ def test_a_loaded_file_that_can_hide_an_edge_is_parsed(project: Project) -> None
     assert [(f.path, f.code) for f in result.findings] == [("src/pkg/helpers.py", "ST301")]
 
 
-def test_the_modules_on_a_reported_chain_are_parsed_for_their_kinds(project: Project) -> None:
-    project.write("src/pkg/x.py", "import pkg.sealed\n")
-    project.write("src/pkg/other.py", "import pkg.sealed\n")
+def test_a_chain_step_the_scan_cannot_tell_is_parsed_for_its_kind(project: Project) -> None:
+    project.write("src/pkg/x.py", "def load():\n    import pkg.sealed\n")
+    project.write("src/pkg/other.py", "def load():\n    import pkg.sealed\n")
     project.write("src/pkg/up/b.py", "import pkg.x\n")
     parsed: list[str] = []
     result = project.run(parsed=parsed)
-    # each step of the chain shown says how it runs, so its module is read exactly; a module
-    # on no chain of an upstream module is not
+    # the import of the step shown is indented: its module is read exactly, and the step
+    # says how it runs; a module on no chain of an upstream module is not read
     assert "src/pkg/x.py" in parsed
     assert "src/pkg/other.py" not in parsed
+    assert [(f.path, f.code, f.message.rsplit(": ", 1)[1]) for f in result.findings] == [
+        ("src/pkg/up/b.py", "ST402", "pkg.up.b -> pkg.x -> pkg.sealed (in a function)")
+    ]
+
+
+def test_a_chain_step_at_module_level_is_known_from_the_scan(project: Project) -> None:
+    project.write("src/pkg/x.py", "import pkg.sealed\n")
+    project.write("src/pkg/up/b.py", "import pkg.x\n")
+    parsed: list[str] = []
+    result = project.run(parsed=parsed)
+    # an import at the start of a line runs at module level: the scan's edge is exact, and
+    # only the module whose import is reported is read (for the import's text and column)
+    assert "src/pkg/x.py" not in parsed
+    assert "src/pkg/up/b.py" in parsed
     assert [(f.path, f.code, f.message.rsplit(": ", 1)[1]) for f in result.findings] == [
         ("src/pkg/up/b.py", "ST402", "pkg.up.b -> pkg.x -> pkg.sealed")
     ]
@@ -154,9 +169,9 @@ def test_boundary_and_upstream_findings_in_one_run(project: Project) -> None:
 def test_the_byte_triggers_cover_every_callable_the_parser_judges() -> None:
     """A file is parsed for dynamic imports only when its bytes name one of the trigger words;
     every callable and module the import-graph pass judges must be spelled with one."""
-    from sealed_trace.lint import ast_pass, screen
+    from sealed_trace.lint import ast_pass, hiding
 
-    words = [w.decode() for w in (*screen.DYNAMIC_WORDS, *screen.ROOT_WORDS)]
+    words = [w.decode() for w in (*hiding.DYNAMIC_WORDS, *hiding.ROOT_WORDS)]
     names = {
         *ast_pass._ALL_FUNCS,
         *ast_pass._STRING_IMPORTS,
@@ -166,17 +181,23 @@ def test_the_byte_triggers_cover_every_callable_the_parser_judges() -> None:
         *ast_pass._FUNC_BY_NAME,
         *ast_pass._RELATIVE_BASES,
     }
+    whole = [w.decode() for w in hiding.WHOLE_ROOT_WORDS]
     uncovered = sorted(
         n
         for n in names
         if not any(w in part for part in n.split(".") for w in words)
+        and not any(part in whole for part in n.split("."))
         and n.split(".")[-1] not in ("imp", "__name__")
     )
     assert uncovered == []
+    # the whole-word triggers: as parts of other words they do not count
+    assert hiding.may_import_dynamically(b"from unittest.mock import patch\n")
+    assert hiding.may_import_dynamically(b"import pydoc as d\nd.locate('x')\n")
+    assert not hiding.may_import_dynamically(b"def dispatch(listener):\n    allocate()\n")
     # ``imp`` is looked for as a whole word, a write to ``__name__`` by its own pattern
-    assert screen.may_import_dynamically(b"import imp\n")
-    assert screen.may_import_dynamically(b"__name__ = 'pkg.up'\n")
-    assert not screen.may_import_dynamically(b"if __name__ == '__main__':\n    pass\n")
+    assert hiding.may_import_dynamically(b"import imp\n")
+    assert hiding.may_import_dynamically(b"__name__ = 'pkg.up'\n")
+    assert not hiding.may_import_dynamically(b"if __name__ == '__main__':\n    pass\n")
 
 
 @pytest.mark.parametrize(

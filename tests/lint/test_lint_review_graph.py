@@ -285,7 +285,7 @@ def test_syntax_error_in_a_file_that_could_reach_the_sealed_module(tmp_path: Pat
 
 def test_adjacent_literals_with_a_prefix_letter_in_between_are_seen() -> None:
     """``'a''b'`` must not be hidden by a prefix-like letter inside the second literal."""
-    from sealed_trace.lint.screen import _spelled
+    from sealed_trace.lint.hiding import _spelled
 
     assert _spelled(b"getattr(m, 'import_mod''b')")
     assert _spelled(b'x = "ab""cd"')
