@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.rules.banned_import import reexported_module
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext
 
 __all__ = ["BannedCall", "banned_ref_message", "describe"]
-
-_INFO = RULES["ST201"]
 
 
 def describe(via: str) -> str:
@@ -43,11 +40,11 @@ def banned_ref_message(
     return None
 
 
-class BannedCall:
+class BannedCall(CatalogRule):
     """A call whose callee resolves to a banned qualified name."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary"})
+    code = "ST201"
+    roles = frozenset({Role.BOUNDARY})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST201 findings of ``ctx``'s file (see the class docstring)."""

@@ -4,22 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext, marked_chain
+from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, marked_chain
 
 __all__ = ["ClosureImport"]
 
-_INFO = RULES["ST404"]
 
-
-class ClosureImport:
+class ClosureImport(CatalogRule):
     """What the sealed module's first-party import closure loads against the policy: one
     finding per banned module (whole modules) or upstream module, on the sealed module's
     import that starts its shortest chain, each step that does not run on import marked."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary"})
+    code = "ST404"
+    roles = frozenset({Role.BOUNDARY})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST404 findings computed for ``ctx``'s boundary (see the class docstring)."""

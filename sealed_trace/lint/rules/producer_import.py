@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.config import Boundary, name_is_banned
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext
 
 __all__ = ["ProducerImport"]
 
-_INFO = RULES["ST104"]
 
-
-class ProducerImport:
+class ProducerImport(CatalogRule):
     """A function the boundary takes from a first-party module of its allowed surface.
 
     Names come from ``from M import n`` (and literal dynamic ``fromlist`` imports) and from
@@ -25,8 +22,8 @@ class ProducerImport:
     reference ``M.n`` is reported once per name, unless an import site reports that name.
     """
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary"})
+    code = "ST104"
+    roles = frozenset({Role.BOUNDARY})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST104 findings of ``ctx``'s file (see the class docstring)."""

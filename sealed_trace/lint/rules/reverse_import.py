@@ -4,23 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.graph import EdgeKind
-from sealed_trace.lint.rules.base import RuleContext, through
+from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, through
 
 __all__ = ["ReverseImport"]
 
-_INFO = RULES["ST401"]
 
-
-class ReverseImport:
+class ReverseImport(CatalogRule):
     """An upstream module whose own import statement reaches the sealed module directly: one
     finding per statement, the first naming how many other upstream modules reach the sealed
     module through it (JSON and SARIF carry the chain of each)."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"upstream"})
+    code = "ST401"
+    roles = frozenset({Role.UPSTREAM})
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST401 findings of ``ctx``'s file (see the class docstring)."""
