@@ -8,7 +8,7 @@ from functools import lru_cache
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.facts import ImportFact
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext
+from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, Snippet
 
 __all__ = ["BannedImport", "import_ban_reason", "import_is_banned", "reexported_module"]
 
@@ -153,6 +153,19 @@ class BannedImport(CatalogRule):
 
     code = "ST102"
     roles = frozenset({Role.BOUNDARY})
+    valid = (
+        Snippet("import json\nfrom json import dumps, loads\n"),
+        Snippet("from hashlib import sha256\n"),
+        # outside the surface (ST101), but not banned
+        Snippet("import timeit\n"),
+    )
+    invalid = (
+        Snippet("import time\n"),
+        Snippet("from os import environ\n"),
+        Snippet("from time import *\n"),
+        Snippet("from dataclasses import sys\n"),
+        Snippet("from pkg.values import *\n", policy='banned = ["pkg.values.clock"]'),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST102 findings of ``ctx``'s file (see the class docstring)."""

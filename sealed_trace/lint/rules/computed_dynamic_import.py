@@ -7,9 +7,11 @@ from typing import ClassVar
 
 from sealed_trace.lint.facts import DynamicKind
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import FactRule, Messages, Role, RuleContext
+from sealed_trace.lint.rules.base import UPSTREAM, FactRule, Messages, Role, RuleContext, Snippet
 
 __all__ = ["ComputedDynamicImport"]
+
+_LAZY = "src/pkg/lazy.py"
 
 
 class ComputedDynamicImport(FactRule):
@@ -36,6 +38,27 @@ class ComputedDynamicImport(FactRule):
         ),
         DynamicKind.PATH_IMPORT: "{callee}() loads code by file path; it cannot be checked",
     }
+    valid = (
+        Snippet("import importlib\nimportlib.import_module('pkg.values')\n", UPSTREAM),
+        # an alias of an import function is followed: its literal call is an import
+        Snippet("import importlib\nload = importlib.import_module\nload('pkg.values')\n", UPSTREAM),
+        # a module no upstream module imports may import what it likes
+        Snippet("import importlib\nimportlib.import_module(NAME)\n", "src/pkg/other.py"),
+    )
+    invalid = (
+        Snippet("import importlib\nname = 'js' + 'on'\nimportlib.import_module(name)\n"),
+        Snippet("mod = __import__(f'{x}')\n", UPSTREAM),
+        Snippet("import runpy\nrunpy.run_path('plugin.py')\n", UPSTREAM),
+        Snippet("import pickle\nstate = pickle.loads(data)\n", UPSTREAM),
+        Snippet("loaders = [__import__]\n", UPSTREAM),
+        Snippet("__package__ = 'pkg'\nfrom . import sealed\n", UPSTREAM),
+        Snippet("__path__.append('/elsewhere')\n", "src/pkg/up/__init__.py"),
+        Snippet(
+            "import importlib\ndef load(n):\n    return importlib.import_module(n)\n",
+            _LAZY,
+            files={UPSTREAM: "import pkg.lazy\n"},
+        ),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST301 findings of ``ctx``'s file (see the class docstring)."""

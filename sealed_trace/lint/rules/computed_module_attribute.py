@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from sealed_trace.lint.facts import DynamicKind
-from sealed_trace.lint.rules.base import FactRule, Messages, Role
+from sealed_trace.lint.rules.base import UPSTREAM, FactRule, Messages, Role, Snippet
 
 __all__ = ["ComputedModuleAttribute"]
 
@@ -23,3 +23,14 @@ class ComputedModuleAttribute(FactRule):
             "cannot be checked"
         ),
     }
+    valid = (
+        Snippet("import json\ngetattr(json, 'dumps')({})\n"),
+        Snippet("def f(obj):\n    return getattr(obj, 'name', None)\n"),
+        Snippet("def f(obj, name):\n    return getattr(obj, name)\n", UPSTREAM),
+    )
+    invalid = (
+        Snippet("import json\nname = 'dum' + 'ps'\ngetattr(json, name)\n"),
+        # fail closed: the name may be an escape (``__globals__``) whatever the object
+        Snippet("def f(obj, name):\n    return getattr(obj, name)\n"),
+        Snippet("def f(objs, names):\n    return list(map(getattr, objs, names))\n"),
+    )

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from sealed_trace.lint.facts import DynamicKind
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import FactRule, Messages, Role, RuleContext
+from sealed_trace.lint.rules.base import UPSTREAM, FactRule, Messages, Role, RuleContext, Snippet
 
 __all__ = ["ForbiddenField"]
 
@@ -30,6 +30,26 @@ class ForbiddenField(FactRule):
         ),
     }
     anchor = "computed:{callee}"
+    valid = (
+        Snippet(
+            "from dataclasses import dataclass\n@dataclass\nclass T:\n    answers_seen: int\n"
+            "    explanation: str\n"
+        ),
+        Snippet("def f(answer: int) -> int:\n    return answer\n"),
+        Snippet("class T:\n    answer: int\n", UPSTREAM),
+        Snippet("class T:\n    verdict: str\n"),
+    )
+    invalid = (
+        Snippet(
+            "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass T:\n"
+            "    answer: int\n"
+        ),
+        Snippet("from typing import NamedTuple\nclass T(NamedTuple):\n    rank: int\n"),
+        Snippet("class T:\n    __slots__ = ('a', 'workbench_state')\n"),
+        Snippet("class T:\n    _Answer: int\n"),
+        Snippet("class T:\n    __slots__ = tuple(NAMES)\n"),
+        Snippet("class T:\n    verdict: str\n", policy='forbidden_fields = ["verdict"]'),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST501 findings of ``ctx``'s file (see the class docstring)."""

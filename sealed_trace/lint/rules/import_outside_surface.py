@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.rules.banned_import import import_is_banned
-from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext
+from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, Snippet
 
 __all__ = ["ImportOutsideSurface"]
 
@@ -21,6 +21,24 @@ class ImportOutsideSurface(CatalogRule):
 
     code = "ST101"
     roles = frozenset({Role.BOUNDARY})
+    valid = (
+        Snippet(
+            "import json\nfrom collections.abc import Mapping\nfrom dataclasses import dataclass\n"
+        ),
+        Snippet("from pkg import values\nfrom .values import X\nimport collections.abc\n"),
+        Snippet(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import decimal\n",
+            policy='type_checking_imports = "ignore"',
+        ),
+    )
+    invalid = (
+        Snippet("import decimal\n"),
+        # a parent of an allowed module is not allowed
+        Snippet("import collections\n"),
+        Snippet("from . import other\n"),
+        Snippet("from .. import x\n"),
+        Snippet("def f():\n    import fractions\n"),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST101 findings of ``ctx``'s file (see the class docstring)."""

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, marked_chain, through
+from sealed_trace.lint.rules.base import (
+    UPSTREAM,
+    CatalogRule,
+    Role,
+    RuleContext,
+    Snippet,
+    marked_chain,
+    through,
+)
 
 __all__ = ["IndirectReverseImport"]
 
@@ -18,6 +26,42 @@ class IndirectReverseImport(CatalogRule):
 
     code = "ST402"
     roles = frozenset({Role.UPSTREAM})
+    valid = (
+        Snippet("import pkg.x\n", UPSTREAM, files={"src/pkg/x.py": "import pkg.values\n"}),
+        Snippet(
+            "import pkg.x\n",
+            UPSTREAM,
+            files={
+                "src/pkg/x.py": "import typing\nif typing.TYPE_CHECKING:\n    import pkg.sealed\n"
+            },
+            policy='type_checking_imports = "ignore"',
+        ),
+    )
+    invalid = (
+        Snippet(
+            "from pkg.reexport import Thing\n",
+            UPSTREAM,
+            files={"src/pkg/reexport.py": "from pkg.sealed import Thing\n"},
+        ),
+        Snippet(
+            "import json\nfrom pkg.helpers import b\n",
+            UPSTREAM,
+            files={
+                "src/pkg/helpers/__init__.py": "",
+                "src/pkg/helpers/b.py": "from pkg.helpers import c\n",
+                "src/pkg/helpers/c.py": "import pkg.sealed\n",
+            },
+        ),
+        # a cycle on the way does not hide the chain
+        Snippet(
+            "import pkg.x\n",
+            UPSTREAM,
+            files={
+                "src/pkg/x.py": "import pkg.y\n",
+                "src/pkg/y.py": "import pkg.x\nimport pkg.sealed\n",
+            },
+        ),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST402 findings of ``ctx``'s file (see the class docstring)."""

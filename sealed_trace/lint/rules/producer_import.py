@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.config import Boundary, name_is_banned
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext
+from sealed_trace.lint.rules.base import VALUES, CatalogRule, Role, RuleContext, Snippet
 
 __all__ = ["ProducerImport"]
 
@@ -24,6 +24,42 @@ class ProducerImport(CatalogRule):
 
     code = "ST104"
     roles = frozenset({Role.BOUNDARY})
+    valid = (
+        Snippet(
+            "from pkg.values import LIMIT, Mode, Record\n",
+            files={
+                VALUES: "import enum\nfrom dataclasses import dataclass\nLIMIT = 3\n"
+                "class Mode(enum.Enum):\n    A = 'a'\n"
+                "@dataclass(frozen=True)\nclass Record:\n    name: str\n"
+            },
+        ),
+        Snippet(
+            "from pkg.values import canonical\n",
+            files={VALUES: "def canonical(x):\n    return x\n"},
+            policy='allowed_callables = ["pkg.values.canonical"]',
+        ),
+    )
+    invalid = (
+        Snippet(
+            "from pkg.values import classify\n",
+            files={VALUES: "def classify(x):\n    return x\n"},
+        ),
+        Snippet(
+            "from pkg import values\nvalues.classify(1)\n",
+            files={VALUES: "classify = lambda x: x\n"},
+        ),
+        Snippet(
+            "from pkg.values import classify\n",
+            files={
+                VALUES: "from pkg.impl import classify_replay as classify\n",
+                "src/pkg/impl.py": "def classify_replay(x):\n    return x\n",
+            },
+        ),
+        Snippet(
+            "from pkg import values\nvalues.run('x')\n",
+            files={VALUES: "from os import system as run\n"},
+        ),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST104 findings of ``ctx``'s file (see the class docstring)."""

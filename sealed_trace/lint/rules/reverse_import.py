@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.graph import EdgeKind
-from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, through
+from sealed_trace.lint.rules.base import UPSTREAM, CatalogRule, Role, RuleContext, Snippet, through
 
 __all__ = ["ReverseImport"]
 
@@ -18,6 +18,23 @@ class ReverseImport(CatalogRule):
 
     code = "ST401"
     roles = frozenset({Role.UPSTREAM})
+    valid = (
+        Snippet("from pkg import values\nx = 'pkg.sealed'  # import pkg.sealed\n", UPSTREAM),
+        # a module that is not upstream may import the sealed module
+        Snippet("from pkg import sealed\n", "src/pkg/cli.py"),
+        Snippet(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import sealed\n",
+            UPSTREAM,
+            policy='type_checking_imports = "ignore"',
+        ),
+    )
+    invalid = (
+        Snippet("import pkg.sealed\n", UPSTREAM),
+        Snippet("from .. import sealed\n", UPSTREAM),
+        Snippet("def f():\n    from pkg.sealed import thing\n", UPSTREAM),
+        Snippet("import importlib\nimportlib.import_module('pkg.sealed')\n", UPSTREAM),
+        Snippet("import pkg\nx = pkg.sealed.thing\n", UPSTREAM),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST401 findings of ``ctx``'s file (see the class docstring)."""
