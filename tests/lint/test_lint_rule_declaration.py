@@ -1,10 +1,13 @@
 """How rules are declared: fact kinds and roles as string enums, :class:`CatalogRule` and
-:class:`FactRule`."""
+:class:`FactRule`, and the plugin rule of ``docs/lint.md`` working as written."""
 
 from __future__ import annotations
 
 import json
+import re
+import types
 from collections.abc import Iterator
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -13,8 +16,11 @@ from lint_project import Project
 from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.facts import DynamicFact, DynamicKind, FileFacts, ImportFact, ImportKind
 from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.plugins import load_plugin_rules, plugin_manager
 from sealed_trace.lint.rules import BUILTIN_RULES
 from sealed_trace.lint.rules.base import CatalogRule, FactRule, Messages, Role, RuleContext
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "lint.md"
 
 
 @pytest.mark.parametrize("member", [*DynamicKind, *ImportKind, *Role])
@@ -123,3 +129,20 @@ def test_a_plain_object_with_string_roles_is_still_a_rule(project: Project) -> N
         ("src/pkg/up/__init__.py", "upstream file"),
         ("src/pkg/up/a.py", "upstream file"),
     ]
+
+
+def test_the_plugin_of_the_docs_works_as_written(project: Project) -> None:
+    section = DOCS.read_text(encoding="utf-8").split("## Plugins\n", 1)[1].split("\n## ", 1)[0]
+    (source,) = re.findall(r"^```python\n(.*?)^```", section, re.S | re.M)
+    plugin = types.ModuleType("sealed_trace_docs_plugin")
+    exec(compile(source, "docs/lint.md", "exec"), plugin.__dict__)
+    saved = dict(RULES)
+    RULES.pop("ST901", None)  # the demonstration plugin of test_lint_plugins may hold it
+    try:
+        rules = load_plugin_rules(plugin_manager([plugin], entry_points=False))
+        project.write("src/pkg/sealed.py", "import json\njson.dumps({})\n")
+        found = {(f.code, f.line, f.message) for f in project.findings(extra_rules=rules)}
+        assert found == {("ST901", 2, "uses json.dumps")}
+    finally:
+        RULES.clear()
+        RULES.update(saved)
