@@ -32,7 +32,8 @@ def sealed_trace_lint_rules() -> Sequence[Any]:  # type: ignore[empty-body]
 
     Each rule is an object with ``code`` (a stable code not used by another rule, for example
     ``ST901``), ``name`` (kebab case), ``summary``, ``explanation``, ``roles`` (a subset of
-    ``{"boundary", "upstream"}``) and ``check(ctx)`` returning an iterable of
+    :class:`sealed_trace.lint.rules.base.Role`, or of its strings ``{"boundary", "upstream",
+    "reached", "ancestor"}``) and ``check(ctx)`` returning an iterable of
     :class:`sealed_trace.lint.findings.Finding`; ``ctx`` is a
     :class:`sealed_trace.lint.rules.base.RuleContext` (facts, decoded text, boundary policy).
     A rule that raises is reported as ST006 on the file; it never stops the lint.

@@ -8,6 +8,7 @@ All positions are 1-based lines and 1-based columns.
 
 from __future__ import annotations
 
+import enum
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -19,10 +20,13 @@ __all__ = [
     "PATH_LOADERS",
     "PLUGIN_FUNCS",
     "DynamicFact",
+    "DynamicKind",
     "FieldFact",
     "FileFacts",
     "ImportFact",
+    "ImportKind",
     "RefFact",
+    "StrEnum",
     "SuppressionFact",
     "dynamic_import_target",
     "relative_module",
@@ -77,6 +81,58 @@ DYNAMIC_WORDS = (
 )
 
 
+class StrEnum(str, enum.Enum):
+    """An enum whose members are their string values: ``DynamicKind.PATH_IMPORT ==
+    "path-import"``, they hash, format, print and JSON-serialise as that string on every
+    Python version (``enum.StrEnum`` is 3.11+), so facts built with plain strings (by the
+    passes, or read back from the cache) compare equal to the members and find them in sets
+    and dict keys."""
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, format_spec: str) -> str:
+        return str.__str__(self).__format__(format_spec)
+
+
+class ImportKind(StrEnum):
+    """How an :class:`ImportFact` is spelled (its ``kind``)."""
+
+    #: ``import a.b``
+    IMPORT = "import"
+    #: ``from a import b``
+    FROM = "from"
+    #: a literal dynamic import: ``importlib.import_module("a.b")``, ``__import__("a")``
+    DYNAMIC = "dynamic"
+
+
+class DynamicKind(StrEnum):
+    """What a :class:`DynamicFact` records (its ``kind``); the rule that judges each is named."""
+
+    #: a dynamic import whose module name is not a literal (ST301)
+    COMPUTED_IMPORT = "computed-import"
+    #: a loader of code by file path (ST301)
+    PATH_IMPORT = "path-import"
+    #: a call that imports modules named in its data, ``pickle.loads`` (ST301)
+    HIDDEN_IMPORT = "hidden-import"
+    #: an import function used as a value, not called (ST301)
+    ESCAPED_IMPORT = "escaped-import"
+    #: an assignment to ``__package__``/``__spec__``/``__name__``/``__path__`` (ST301)
+    RELATIVE_BASE = "relative-base"
+    #: entry-point discovery (ST302)
+    PLUGIN_DISCOVERY = "plugin-discovery"
+    #: ``getattr(obj, computed)``, ``attrgetter``/``methodcaller`` of a computed name (ST303)
+    COMPUTED_GETATTR = "computed-getattr"
+    #: ``getattr`` passed as a value (ST303)
+    GETATTR_VALUE = "getattr-value"
+    #: a module-scope binding of a builtin's name that does not hide it everywhere (ST203)
+    REBIND = "rebind"
+    #: a write to ``TYPE_CHECKING`` (ST203)
+    TYPE_CHECKING_WRITE = "type-checking-write"
+    #: a record's field list the lint cannot read (ST501)
+    COMPUTED_FIELDS = "computed-fields"
+
+
 def relative_module(package: str, level: int, name: str) -> str:
     """The absolute name of a relative import: ``level`` dots in ``package`` (``""`` when it
     leaves the top package)."""
@@ -109,7 +165,8 @@ def dynamic_import_target(
 class ImportFact:
     """An import. ``module``: absolute module ('' when a relative import leaves the top package);
     ``name``: the from-imported name, ``"*"`` for a star import, None for ``import m``;
-    ``kind``: ``import`` | ``from`` | ``dynamic`` (a literal ``import_module``/``__import__``);
+    ``kind``: an :class:`ImportKind` value (``import`` | ``from`` | ``dynamic``, a literal
+    ``import_module``/``__import__``; a plain string equal to the member is as good);
     ``type_checking``: inside ``if TYPE_CHECKING:``; ``text``: the spelling, for messages;
     ``lazy``: inside a function body (it runs when the function is called, not on import);
     ``statement``: the line the import statement starts on (0 when not recorded);
@@ -144,9 +201,10 @@ class RefFact:
 
 @dataclass(frozen=True, slots=True)
 class DynamicFact:
-    """A dynamic facility use that cannot be resolved: ``kind`` is ``computed-import``,
-    ``path-import``, ``plugin-discovery`` or ``computed-getattr``; ``callee`` the resolved
-    callee name."""
+    """A dynamic facility use that cannot be resolved: ``kind`` is a :class:`DynamicKind` value
+    (``computed-import``, ``path-import``, ``plugin-discovery``, ``computed-getattr``, ...; a
+    plain string equal to the member is as good); ``callee`` the resolved callee name (or what
+    else the kind names: the rebound builtin, the record of a computed field list)."""
 
     line: int
     column: int

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.rules.banned_import import reexported_module
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, Snippet
 
 __all__ = ["BannedCall", "banned_ref_message", "describe"]
-
-_INFO = RULES["ST201"]
 
 
 def describe(via: str) -> str:
@@ -43,11 +40,24 @@ def banned_ref_message(
     return None
 
 
-class BannedCall:
+class BannedCall(CatalogRule):
     """A call whose callee resolves to a banned qualified name."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary"})
+    code = "ST201"
+    roles = frozenset({Role.BOUNDARY})
+    valid = (
+        Snippet("def f(open):\n    return open('x')\n"),
+        Snippet("import json\njson.dumps({})\njson.loads('1')\n"),
+        Snippet("x = 'time.time()'  # time.time()\n"),
+    )
+    invalid = (
+        Snippet("open('f')\n"),
+        Snippet("eval('1')\n"),
+        Snippet("import time as t\nclk = t.monotonic\nclk()\n"),
+        Snippet(
+            "from pkg import values\nvalues.run_search()\n", policy='banned = ["pkg.values.run_*"]'
+        ),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST201 findings of ``ctx``'s file (see the class docstring)."""

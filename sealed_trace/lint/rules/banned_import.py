@@ -5,15 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.facts import ImportFact
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, Snippet
 
 __all__ = ["BannedImport", "import_ban_reason", "import_is_banned", "reexported_module"]
-
-_INFO = RULES["ST102"]
 
 #: Modules whose ``import *`` binds only their documented public names (their ``__all__``);
 #: a star import from any other module (first-party ones included) can bind anything.
@@ -149,13 +146,26 @@ def import_is_banned(boundary: Boundary, fact: ImportFact) -> bool:
     return import_ban_reason(boundary, fact) is not None
 
 
-class BannedImport:
+class BannedImport(CatalogRule):
     """An import in the boundary module that binds a banned qualified name, a banned module
     re-exported by another module (``from dataclasses import sys``), or anything at all
     (``from first_party import *``)."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary"})
+    code = "ST102"
+    roles = frozenset({Role.BOUNDARY})
+    valid = (
+        Snippet("import json\nfrom json import dumps, loads\n"),
+        Snippet("from hashlib import sha256\n"),
+        # outside the surface (ST101), but not banned
+        Snippet("import timeit\n"),
+    )
+    invalid = (
+        Snippet("import time\n"),
+        Snippet("from os import environ\n"),
+        Snippet("from time import *\n"),
+        Snippet("from dataclasses import sys\n"),
+        Snippet("from pkg.values import *\n", policy='banned = ["pkg.values.clock"]'),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST102 findings of ``ctx``'s file (see the class docstring)."""

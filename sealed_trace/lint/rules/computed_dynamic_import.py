@@ -3,27 +3,67 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import ClassVar
 
-from sealed_trace.lint.catalog import RULES
+from sealed_trace.lint.facts import DynamicKind
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import UPSTREAM, FactRule, Messages, Role, RuleContext, Snippet
 
 __all__ = ["ComputedDynamicImport"]
 
-_INFO = RULES["ST301"]
+_LAZY = "src/pkg/lazy.py"
 
 
-class ComputedDynamicImport:
+class ComputedDynamicImport(FactRule):
     """A dynamic import whose module name is not a literal, in the boundary or upstream, or in
     a first-party module that an upstream module imports (directly or not)."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary", "upstream", "reached"})
+    code = "ST301"
+    roles = frozenset({Role.BOUNDARY, Role.UPSTREAM, Role.REACHED})
+    messages: ClassVar[Messages] = {
+        DynamicKind.COMPUTED_IMPORT: "{callee}() with a computed module name cannot be checked",
+        DynamicKind.HIDDEN_IMPORT: (
+            "{callee}() may import any module named in its data; it cannot be checked"
+        ),
+        DynamicKind.ESCAPED_IMPORT: (
+            "{callee} is used as a value, not called: what it imports cannot be checked"
+        ),
+        (DynamicKind.RELATIVE_BASE, "__path__"): (
+            "__path__ is changed: the package's submodules may come from anywhere and cannot "
+            "be checked"
+        ),
+        DynamicKind.RELATIVE_BASE: (
+            "{callee} is assigned: relative imports resolve against a computed package and "
+            "cannot be checked"
+        ),
+        DynamicKind.PATH_IMPORT: "{callee}() loads code by file path; it cannot be checked",
+    }
+    valid = (
+        Snippet("import importlib\nimportlib.import_module('pkg.values')\n", UPSTREAM),
+        # an alias of an import function is followed: its literal call is an import
+        Snippet("import importlib\nload = importlib.import_module\nload('pkg.values')\n", UPSTREAM),
+        # a module no upstream module imports may import what it likes
+        Snippet("import importlib\nimportlib.import_module(NAME)\n", "src/pkg/other.py"),
+    )
+    invalid = (
+        Snippet("import importlib\nname = 'js' + 'on'\nimportlib.import_module(name)\n"),
+        Snippet("mod = __import__(f'{x}')\n", UPSTREAM),
+        Snippet("import runpy\nrunpy.run_path('plugin.py')\n", UPSTREAM),
+        Snippet("import pickle\nstate = pickle.loads(data)\n", UPSTREAM),
+        Snippet("loaders = [__import__]\n", UPSTREAM),
+        Snippet("__package__ = 'pkg'\nfrom . import sealed\n", UPSTREAM),
+        Snippet("__path__.append('/elsewhere')\n", "src/pkg/up/__init__.py"),
+        Snippet(
+            "import importlib\ndef load(n):\n    return importlib.import_module(n)\n",
+            _LAZY,
+            files={UPSTREAM: "import pkg.lazy\n"},
+        ),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST301 findings of ``ctx``'s file (see the class docstring)."""
-        for finding in self._check(ctx):
-            if ctx.role == "reached":
+        for finding in super().check(ctx):
+            if ctx.role == Role.REACHED:
                 # which upstream module is shown would change with unrelated edits: the
                 # message says what holds, the chain goes to JSON and SARIF
                 yield ctx.finding(
@@ -36,58 +76,3 @@ class ComputedDynamicImport:
                 )
             else:
                 yield finding
-
-    def _check(self, ctx: RuleContext) -> Iterator[Finding]:
-        for fact in ctx.facts.dynamics:
-            if fact.kind == "computed-import":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    f"{fact.callee}() with a computed module name cannot be checked",
-                    fact.callee,
-                )
-            elif fact.kind == "hidden-import":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    f"{fact.callee}() may import any module named in its data; "
-                    "it cannot be checked",
-                    fact.callee,
-                )
-            elif fact.kind == "escaped-import":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    f"{fact.callee} is used as a value, not called: what it "
-                    "imports cannot be checked",
-                    fact.callee,
-                )
-            elif fact.kind == "relative-base" and fact.callee == "__path__":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    "__path__ is changed: the package's submodules may come "
-                    "from anywhere and cannot be checked",
-                    fact.callee,
-                )
-            elif fact.kind == "relative-base":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    f"{fact.callee} is assigned: relative imports resolve against "
-                    "a computed package and cannot be checked",
-                    fact.callee,
-                )
-            elif fact.kind == "path-import":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    f"{fact.callee}() loads code by file path; it cannot be checked",
-                    fact.callee,
-                )

@@ -2,41 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import ClassVar
 
-from sealed_trace.lint.catalog import RULES
-from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.facts import DynamicKind
+from sealed_trace.lint.rules.base import UPSTREAM, FactRule, Messages, Role, Snippet
 
 __all__ = ["ComputedModuleAttribute"]
 
-_INFO = RULES["ST303"]
 
-
-class ComputedModuleAttribute:
+class ComputedModuleAttribute(FactRule):
     """``getattr(obj, computed)`` on any object, ``getattr`` passed as a value, and
     ``attrgetter``/``methodcaller`` with a computed name, in the boundary module."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary"})
-
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        """Yield the ST303 findings of ``ctx``'s file (see the class docstring)."""
-        for fact in ctx.facts.dynamics:
-            if fact.kind == "computed-getattr":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    f"getattr on {fact.callee} with a computed attribute name",
-                    fact.callee,
-                )
-            elif fact.kind == "getattr-value":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    "getattr used as a value (map, reduce, ...) fetches "
-                    "attributes under names that cannot be checked",
-                    fact.callee,
-                )
+    code = "ST303"
+    roles = frozenset({Role.BOUNDARY})
+    messages: ClassVar[Messages] = {
+        DynamicKind.COMPUTED_GETATTR: "getattr on {callee} with a computed attribute name",
+        DynamicKind.GETATTR_VALUE: (
+            "getattr used as a value (map, reduce, ...) fetches attributes under names that "
+            "cannot be checked"
+        ),
+    }
+    valid = (
+        Snippet("import json\ngetattr(json, 'dumps')({})\n"),
+        Snippet("def f(obj):\n    return getattr(obj, 'name', None)\n"),
+        Snippet("def f(obj, name):\n    return getattr(obj, name)\n", UPSTREAM),
+    )
+    invalid = (
+        Snippet("import json\nname = 'dum' + 'ps'\ngetattr(json, name)\n"),
+        # fail closed: the name may be an escape (``__globals__``) whatever the object
+        Snippet("def f(obj, name):\n    return getattr(obj, name)\n"),
+        Snippet("def f(objs, names):\n    return list(map(getattr, objs, names))\n"),
+    )

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.rules.banned_import import import_is_banned
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, Snippet
 
 __all__ = ["ImportOutsideSurface"]
 
-_INFO = RULES["ST101"]
 
-
-class ImportOutsideSurface:
+class ImportOutsideSurface(CatalogRule):
     """Every import of the boundary module must lie in its allowed surface.
 
     ``import a.b`` needs ``a.b`` allowed (or a parent of it); ``from a import b`` needs ``a``
@@ -22,8 +19,26 @@ class ImportOutsideSurface:
     submodules are allowed. Banned imports are left to ST102 so one import gives one finding.
     """
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary"})
+    code = "ST101"
+    roles = frozenset({Role.BOUNDARY})
+    valid = (
+        Snippet(
+            "import json\nfrom collections.abc import Mapping\nfrom dataclasses import dataclass\n"
+        ),
+        Snippet("from pkg import values\nfrom .values import X\nimport collections.abc\n"),
+        Snippet(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import decimal\n",
+            policy='type_checking_imports = "ignore"',
+        ),
+    )
+    invalid = (
+        Snippet("import decimal\n"),
+        # a parent of an allowed module is not allowed
+        Snippet("import collections\n"),
+        Snippet("from . import other\n"),
+        Snippet("from .. import x\n"),
+        Snippet("def f():\n    import fractions\n"),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST101 findings of ``ctx``'s file (see the class docstring)."""

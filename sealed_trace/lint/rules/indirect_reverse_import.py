@@ -4,23 +4,64 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext, marked_chain, through
+from sealed_trace.lint.rules.base import (
+    UPSTREAM,
+    CatalogRule,
+    Role,
+    RuleContext,
+    Snippet,
+    marked_chain,
+    through,
+)
 
 __all__ = ["IndirectReverseImport"]
 
-_INFO = RULES["ST402"]
 
-
-class IndirectReverseImport:
+class IndirectReverseImport(CatalogRule):
     """An upstream module reaching the sealed module through other first-party modules, when
     no upstream module or package nearer to the sealed module on its chain causes it: one
     finding, on the import that starts the shortest chain, naming how many other upstream
     modules reach the sealed module through it (JSON and SARIF carry the chain of each)."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"upstream"})
+    code = "ST402"
+    roles = frozenset({Role.UPSTREAM})
+    valid = (
+        Snippet("import pkg.x\n", UPSTREAM, files={"src/pkg/x.py": "import pkg.values\n"}),
+        Snippet(
+            "import pkg.x\n",
+            UPSTREAM,
+            files={
+                "src/pkg/x.py": "import typing\nif typing.TYPE_CHECKING:\n    import pkg.sealed\n"
+            },
+            policy='type_checking_imports = "ignore"',
+        ),
+    )
+    invalid = (
+        Snippet(
+            "from pkg.reexport import Thing\n",
+            UPSTREAM,
+            files={"src/pkg/reexport.py": "from pkg.sealed import Thing\n"},
+        ),
+        Snippet(
+            "import json\nfrom pkg.helpers import b\n",
+            UPSTREAM,
+            files={
+                "src/pkg/helpers/__init__.py": "",
+                "src/pkg/helpers/b.py": "from pkg.helpers import c\n",
+                "src/pkg/helpers/c.py": "import pkg.sealed\n",
+            },
+        ),
+        # a cycle on the way does not hide the chain
+        Snippet(
+            "import pkg.x\n",
+            UPSTREAM,
+            files={
+                "src/pkg/x.py": "import pkg.y\n",
+                "src/pkg/y.py": "import pkg.x\nimport pkg.sealed\n",
+            },
+        ),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST402 findings of ``ctx``'s file (see the class docstring)."""

@@ -4,21 +4,44 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext, marked_chain
+from sealed_trace.lint.rules.base import (
+    PACKAGE,
+    UPSTREAM,
+    CatalogRule,
+    Role,
+    RuleContext,
+    Snippet,
+    marked_chain,
+)
 
 __all__ = ["PackageReverseImport"]
 
-_INFO = RULES["ST403"]
 
-
-class PackageReverseImport:
+class PackageReverseImport(CatalogRule):
     """A package whose ``__init__`` runs before upstream modules below it and reaches the
     sealed module (one finding per package, naming the upstream modules it affects)."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"ancestor"})
+    code = "ST403"
+    roles = frozenset({Role.ANCESTOR})
+    valid = (
+        Snippet("from pkg import values\n", PACKAGE),
+        Snippet(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import sealed\n",
+            PACKAGE,
+            policy='type_checking_imports = "ignore"',
+        ),
+        # a package above no upstream module
+        Snippet("from pkg.sealed import Thing\n", "src/pkg/other/__init__.py"),
+    )
+    invalid = (
+        Snippet(
+            "from pkg.sealed import Thing\n", PACKAGE, files={UPSTREAM: "from pkg import Thing\n"}
+        ),
+        Snippet(
+            "from pkg import helper\n", PACKAGE, files={"src/pkg/helper.py": "import pkg.sealed\n"}
+        ),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST403 finding of ``ctx``'s package (see the class docstring)."""

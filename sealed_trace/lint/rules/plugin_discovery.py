@@ -2,31 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import ClassVar
 
-from sealed_trace.lint.catalog import RULES
-from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.facts import DynamicKind
+from sealed_trace.lint.rules.base import UPSTREAM, FactRule, Messages, Role, Snippet
 
 __all__ = ["PluginDiscovery"]
 
-_INFO = RULES["ST302"]
 
-
-class PluginDiscovery:
+class PluginDiscovery(FactRule):
     """Entry-point discovery in the boundary or an upstream module."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary", "upstream"})
-
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        """Yield the ST302 findings of ``ctx``'s file (see the class docstring)."""
-        for fact in ctx.facts.dynamics:
-            if fact.kind == "plugin-discovery":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    f"plugin discovery through {fact.callee}()",
-                    fact.callee,
-                )
+    code = "ST302"
+    roles = frozenset({Role.BOUNDARY, Role.UPSTREAM})
+    messages: ClassVar[Messages] = {
+        DynamicKind.PLUGIN_DISCOVERY: "plugin discovery through {callee}()"
+    }
+    valid = (
+        Snippet("def entry_points():\n    return []\nentry_points()\n", UPSTREAM),
+        Snippet(
+            "from importlib.metadata import entry_points\nentry_points(group='x')\n",
+            "src/pkg/cli.py",
+        ),
+    )
+    invalid = (
+        Snippet("from importlib.metadata import entry_points\nentry_points(group='x')\n"),
+        Snippet("import importlib.metadata as md\neps = md.entry_points()\n", UPSTREAM),
+        Snippet(
+            "import pkg_resources\nfor ep in pkg_resources.iter_entry_points('x'):\n"
+            "    ep.load()\n",
+            UPSTREAM,
+        ),
+    )

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sealed_trace.lint.catalog import RULES
 from sealed_trace.lint.config import Boundary, name_is_banned
 from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.rules.base import VALUES, CatalogRule, Role, RuleContext, Snippet
 
 __all__ = ["ProducerImport"]
 
-_INFO = RULES["ST104"]
 
-
-class ProducerImport:
+class ProducerImport(CatalogRule):
     """A function the boundary takes from a first-party module of its allowed surface.
 
     Names come from ``from M import n`` (and literal dynamic ``fromlist`` imports) and from
@@ -25,8 +22,44 @@ class ProducerImport:
     reference ``M.n`` is reported once per name, unless an import site reports that name.
     """
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary"})
+    code = "ST104"
+    roles = frozenset({Role.BOUNDARY})
+    valid = (
+        Snippet(
+            "from pkg.values import LIMIT, Mode, Record\n",
+            files={
+                VALUES: "import enum\nfrom dataclasses import dataclass\nLIMIT = 3\n"
+                "class Mode(enum.Enum):\n    A = 'a'\n"
+                "@dataclass(frozen=True)\nclass Record:\n    name: str\n"
+            },
+        ),
+        Snippet(
+            "from pkg.values import canonical\n",
+            files={VALUES: "def canonical(x):\n    return x\n"},
+            policy='allowed_callables = ["pkg.values.canonical"]',
+        ),
+    )
+    invalid = (
+        Snippet(
+            "from pkg.values import classify\n",
+            files={VALUES: "def classify(x):\n    return x\n"},
+        ),
+        Snippet(
+            "from pkg import values\nvalues.classify(1)\n",
+            files={VALUES: "classify = lambda x: x\n"},
+        ),
+        Snippet(
+            "from pkg.values import classify\n",
+            files={
+                VALUES: "from pkg.impl import classify_replay as classify\n",
+                "src/pkg/impl.py": "def classify_replay(x):\n    return x\n",
+            },
+        ),
+        Snippet(
+            "from pkg import values\nvalues.run('x')\n",
+            files={VALUES: "from os import system as run\n"},
+        ),
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST104 findings of ``ctx``'s file (see the class docstring)."""

@@ -2,43 +2,48 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import ClassVar
 
-from sealed_trace.lint.catalog import RULES
-from sealed_trace.lint.findings import Finding
-from sealed_trace.lint.rules.base import RuleContext
+from sealed_trace.lint.facts import DynamicFact, DynamicKind
+from sealed_trace.lint.rules.base import FactRule, Messages, Role, RuleContext, Snippet
 
 __all__ = ["ReboundProtectedName"]
 
-_INFO = RULES["ST203"]
 
-
-class ReboundProtectedName:
+class ReboundProtectedName(FactRule):
     """A module-scope binding of a banned builtin name that does not hide the builtin at every
     use (conditional, undone, repeated, or used before it runs), or any write to
     ``TYPE_CHECKING``."""
 
-    code, name, summary, explanation = _INFO.code, _INFO.name, _INFO.summary, _INFO.explanation
-    roles = frozenset({"boundary"})
+    code = "ST203"
+    roles = frozenset({Role.BOUNDARY})
+    messages: ClassVar[Messages] = {
+        DynamicKind.REBIND: (
+            "rebinds banned builtin {name!r} at module scope where the builtin stays reachable "
+            "(conditional, undone, repeated or used before it runs)"
+        ),
+        DynamicKind.TYPE_CHECKING_WRITE: (
+            "writes TYPE_CHECKING: imports under `if TYPE_CHECKING:` would run"
+        ),
+    }
+    valid = (
+        # one unconditional binding before every use hides the builtin
+        Snippet("open = None\nhandle = open\n"),
+        Snippet("def f():\n    open = None\n    return open\n"),
+        # len is not banned: rebinding it is no concern of the policy
+        Snippet("if DEBUG:\n    len = None\n"),
+        Snippet(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import values\n"
+        ),
+    )
+    invalid = (
+        Snippet("if False:\n    open = None\n"),
+        Snippet("open = 1\ndel open\n"),
+        Snippet("for eval in ():\n    pass\n"),
+        Snippet("import typing\ntyping.TYPE_CHECKING = True\n"),
+        Snippet("TYPE_CHECKING = True\n"),
+    )
 
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        """Yield the ST203 findings of ``ctx``'s file (see the class docstring)."""
-        for fact in ctx.facts.dynamics:
-            if fact.kind == "rebind" and ctx.boundary.is_banned(fact.callee):
-                builtin = fact.callee.rpartition(".")[2]
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    f"rebinds banned builtin {builtin!r} at module scope where the builtin "
-                    "stays reachable (conditional, undone, repeated or used before it runs)",
-                    fact.callee,
-                )
-            elif fact.kind == "type-checking-write":
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    "writes TYPE_CHECKING: imports under `if TYPE_CHECKING:` would run",
-                    fact.callee,
-                )
+    def applies(self, ctx: RuleContext, fact: DynamicFact) -> bool:
+        """A rebinding counts only for a builtin the boundary bans."""
+        return fact.kind != DynamicKind.REBIND or ctx.boundary.is_banned(fact.callee)
