@@ -13,7 +13,6 @@ error listing every problem.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from typing import Any
 import pytest
 
 from pytest_sealed_trace._settings import LINT_FORMATS, flag, path_setting, setting
+from sealed_trace import lint
 
 __all__ = [
     "ITEM_MODES",
@@ -93,91 +93,82 @@ def _mode(config: pytest.Config) -> str:
     return mode
 
 
-def _compute(config: pytest.Config) -> LintResults:
-    from sealed_trace.lint.config import ConfigError, find_config, load_config
-    from sealed_trace.lint.engine import lint
-
+def _policy_path(config: pytest.Config) -> str:
+    """The policy file: the option or ini key's, else the nearest at or above the rootdir."""
     given = path_setting(config, "sealed_trace_config")
-    path = None if given is None else str(given)
-    if path is None:
-        found = find_config(config.rootpath)
-        if found is None:
-            raise pytest.UsageError(
-                f"--sealed-trace-lint: no pyproject.toml with a [tool.sealed_trace] table at or "
-                f"above {config.rootpath}"
-            )
-        path = str(found)
-    try:
-        policy = load_config(path)
-    except ConfigError as error:
+    if given is not None:
+        return str(given)
+    found = lint.find_config(config.rootpath)
+    if found is None:
         raise pytest.UsageError(
-            "\n".join(
-                [
-                    f"sealed-trace lint configuration {error.source}:",
-                    *(
-                        f"  - line {n}: {p}" if n else f"  - {p}"
-                        for p, n in zip(error.problems, error.lines, strict=True)
-                    ),
-                ]
-            )
-        ) from None
-    cache = getattr(config, "cache", None)
-    if cache is not None:
-        policy = dataclasses.replace(policy, cache_dir=str(cache.mkdir("sealed_trace")))
-    mode = _mode(config)
-    if config.getoption("collectonly", default=False):
-        # Collecting only: the items exist, the lint does not run.
-        from sealed_trace.lint.discover import _excluded
-
-        names = (
-            [b.name for b in policy.boundaries]
-            if mode == "boundary"
-            else [f.relpath for f in policy.files if not _excluded(f.relpath, policy.exclude)]
+            f"--sealed-trace-lint: no pyproject.toml with a [tool.sealed_trace] table at or "
+            f"above {config.rootpath}"
         )
-        return LintResults({n: [] for n in names}, str(Path(policy.config_path).resolve()))
-    from sealed_trace.lint.filters import BaselineError, apply_filters
-    from sealed_trace.lint.plugins import PluginError, load_plugin_rules, plugin_manager
+    return str(found)
 
-    def load_rules() -> tuple[Any, ...]:  # installed plugin rules, exactly as the CLI
-        return load_plugin_rules(plugin_manager())
 
-    try:
-        result = lint(policy, use_cache=cache is not None, rule_loader=load_rules)
-    except PluginError as error:
-        raise pytest.UsageError(f"sealed-trace lint: plugin: {error}") from None
-    try:
-        result = dataclasses.replace(result, findings=tuple(apply_filters(result.findings, policy)))
-    except BaselineError as error:
-        raise pytest.UsageError(f"sealed-trace lint: {error}") from None
-    _report(config, result, policy.root)
-    groups: dict[str, list[dict[str, Any]]] = {}
-    if mode == "boundary":
-        for boundary in policy.boundaries:
-            groups[boundary.name] = []
-        modules = {f.relpath: f.module for f in policy.files}
-        for finding in result.findings:
-            if finding.boundary in groups:
-                groups[finding.boundary].append(finding.to_dict())
-                continue
-            # A file the lint could not read or parse fails every boundary that must judge
-            # it (its sealed module, its upstream modules and the packages above them),
-            # whatever -k or node id selects: a boundary never passes unchecked.
-            needing = [
-                b.name for b in policy.boundaries if _judged_by(b, modules.get(finding.path))
-            ]
-            for key in needing or ["engine"]:
-                groups.setdefault(key, []).append(finding.to_dict())
-    else:
-        from sealed_trace.lint.discover import _excluded
-
-        for source in policy.files:
-            if not _excluded(source.relpath, policy.exclude):  # excluded: in the graph only
-                groups[source.relpath] = []
-        for finding in result.findings:
-            groups.setdefault(finding.path, []).append(finding.to_dict())
-    return LintResults(
-        groups, str(Path(policy.config_path).resolve()), result.seconds, result.checked
+def _compute(config: pytest.Config) -> LintResults:
+    """Lint the policy once (the controller's work): the findings by item."""
+    path = _policy_path(config)
+    cache = getattr(config, "cache", None)
+    options = lint.LintOptions(
+        config=path,
+        use_cache=cache is not None,
+        cache_dir=str(cache.mkdir("sealed_trace")) if cache is not None else None,
     )
+    mode = _mode(config)
+    try:
+        if config.getoption("collectonly", default=False):
+            # Collecting only: the items exist, the lint does not run.
+            return _collected_only(lint.load_config(path), mode)
+        run = lint.lint_project(options)
+    except lint.LintError as error:
+        raise pytest.UsageError("\n".join(lint.error_lines(error))) from None
+    _report(config, run.result, run.policy.root)
+    groups = _by_boundary(run) if mode == "boundary" else _by_module(run)
+    policy_path = str(Path(run.policy.config_path).resolve())
+    return LintResults(groups, policy_path, run.result.seconds, run.result.checked)
+
+
+def _collected_only(policy: Any, mode: str) -> LintResults:
+    """The items of ``policy`` without their findings (``--collect-only``)."""
+    names = (
+        [b.name for b in policy.boundaries]
+        if mode == "boundary"
+        else [f.relpath for f in policy.files if not lint.is_excluded(f.relpath, policy.exclude)]
+    )
+    return LintResults({n: [] for n in names}, str(Path(policy.config_path).resolve()))
+
+
+def _by_boundary(run: Any) -> dict[str, list[dict[str, Any]]]:
+    """One group per boundary. A file the lint could not read or parse fails every boundary
+    that must judge it (its sealed module, its upstream modules and the packages above them),
+    whatever -k or node id selects: a boundary never passes unchecked; any other such file
+    fails the ``engine`` group."""
+    policy = run.policy
+    groups: dict[str, list[dict[str, Any]]] = {b.name: [] for b in policy.boundaries}
+    modules = {f.relpath: f.module for f in policy.files}
+    for finding in run.findings:
+        if finding.boundary in groups:
+            groups[finding.boundary].append(finding.to_dict())
+            continue
+        needing = [b.name for b in policy.boundaries if _judged_by(b, modules.get(finding.path))]
+        for key in needing or ["engine"]:
+            groups.setdefault(key, []).append(finding.to_dict())
+    return groups
+
+
+def _by_module(run: Any) -> dict[str, list[dict[str, Any]]]:
+    """One group per module file (excluded files are in the graph only, never an item)."""
+    policy = run.policy
+    groups: dict[str, list[dict[str, Any]]] = {
+        source.relpath: []
+        for source in policy.files
+        if not lint.is_excluded(source.relpath, policy.exclude)
+    }
+    for finding in run.findings:
+        groups.setdefault(finding.path, []).append(finding.to_dict())
+    return groups
 
 
 def _report(config: pytest.Config, result: Any, root: str) -> None:
@@ -187,14 +178,12 @@ def _report(config: pytest.Config, result: Any, root: str) -> None:
     output = path_setting(config, "sealed_trace_lint_output")
     if lint_format is None and output is None:
         return
-    from sealed_trace.lint.cli import render_report
-
     if (lint_format or "text") not in LINT_FORMATS:
         raise pytest.UsageError(
             f"sealed_trace_lint_format must be one of {', '.join(LINT_FORMATS)}, not "
             f"{lint_format!r}"
         )
-    report = render_report(result, lint_format or "text", root)
+    report = lint.render_report(result, lint_format or "text", root)
     if output is None:
         config.stash[REPORT_KEY] = report
         return
@@ -278,10 +267,10 @@ class SealedTraceLintItem(pytest.Item):
         lines = [
             f"{f['path']}:{f['line']}:{f['column']} {f['code']} {f['message']}" for f in findings
         ]
-        from sealed_trace.lint.catalog import lookup_rule
-
         codes = sorted({f["code"] for f in findings})
-        suppressible = [c for c in codes if (info := lookup_rule(c)) is None or info.suppressible]
+        suppressible = [
+            c for c in codes if (info := lint.lookup_rule(c)) is None or info.suppressible
+        ]
         lines += ["", f"{len(findings)} finding(s) in {self.name}."]
         policy = [c for c in codes if c in ("ST007", "ST008")]
         if policy:

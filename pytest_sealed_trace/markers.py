@@ -30,19 +30,22 @@ the tests run (``forbidden=["requests.*"], third_party=["requests"]``), as the l
 from __future__ import annotations
 
 import ast
+import contextlib
 import difflib
 import fnmatch
-import glob
 import inspect
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
 
-__all__ = ["MARKERS", "check_markers"]
+from pytest_sealed_trace.marker_lint import MarkerProblem, Request, SharedLint
+from sealed_trace import lint
+
+__all__ = ["MARKERS", "SHARED_KEY", "check_markers"]
 
 MARKERS = (
     "sealed_trace_forbid_imports(module, allowed=(), forbidden=(), preset=None): fail when the "
@@ -74,10 +77,8 @@ def _strings(value: Any, what: str) -> list[str]:
 
 def _module_file(module: str, roots: Sequence[str]) -> tuple[str, str] | None:
     """Find ``module``'s source file under ``roots`` without importing it: (root, path)."""
-    from sealed_trace.lint.discover import module_file
-
     for root in roots:
-        found = module_file(root, module)
+        found = lint.module_file(root, module)
         if found is not None:
             return root, str(found)
     return None
@@ -94,19 +95,16 @@ def _third_party(mark: pytest.Mark) -> list[str]:
     return _strings(mark.kwargs.get("third_party", ()), "third_party")
 
 
-def _lint_module(
+def _request(
     item: pytest.Item,
+    key: str,
     module: str,
     boundary: dict[str, Any],
     third_party: Sequence[str] = (),
-    *,
-    importers: Sequence[str] = (),
-) -> list[_Shown]:
-    """Lint ``module``'s boundary; its own findings, or with ``importers`` (upstream
-    patterns) the reverse-dependency findings in every file."""
-    from sealed_trace.lint.config import ConfigError, parse_config
-    from sealed_trace.lint.engine import lint
-
+    upstream: Sequence[str] = (),
+) -> Request:
+    """What a marker asks the lint to judge: ``module``'s boundary (found under the rootdir
+    or ``sys.path``, never imported). Fails the test when ``module`` has no source file."""
     found = _module_file(module, _roots(item.config))
     if found is None:
         pytest.fail(
@@ -114,50 +112,37 @@ def _lint_module(
             "rootdir or sys.path",
             pytrace=False,
         )
-    root, path = found
-    tops = {name.split(".")[0] for name in (module, *importers)}
-    keep = {name for top in tops for name in (top, f"{top}.py")}
-    # Module names count from the root; everything beside the top-level packages named is
-    # excluded, so a root such as site-packages is not scanned whole.
-    others = (
-        []
-        if any("*" in top for top in tops)
-        else [glob.escape(name) for name in sorted(os.listdir(root)) if name not in keep]
+    root, _ = found
+    return Request(
+        f"marker:{item.nodeid}:{key}", module, root, boundary, tuple(third_party), tuple(upstream)
     )
-    section: dict[str, Any] = {
-        "source_roots": ["."],
-        "cache_dir": False,
-        "boundary": [
-            {"name": f"marker:{item.name}", "module": module, "upstream": [*importers], **boundary}
-        ],
-    }
-    if third_party:
-        section["third_party"] = list(third_party)
 
-    def discover_top(root: str, roots: tuple[str, ...], exclude: tuple[str, ...]) -> list[Any]:
-        from sealed_trace.lint.discover import discover
 
-        return discover(root, roots, (), tuple(others))
-
+def _shown(item: pytest.Item, request: Request) -> list[_Shown]:
+    """The findings of ``request``'s boundary as the marker shows them: its module's own, or
+    with upstream patterns the reverse-dependency findings in every file (and the upstream
+    files the lint could not read), each as ``path:line:col RULE message``."""
+    shared = _shared(item)
     try:
-        config = parse_config(
-            section, root, f"marker on {item.nodeid}", discover_files=discover_top
-        )
-    except ConfigError as error:
-        raise _Misuse("; ".join(_as_argument(p) for p in error.problems)) from None
+        findings = shared.answer(request)
+    except MarkerProblem as problem:
+        raise _Misuse("; ".join(_as_argument(p) for p in problem.problems)) from None
+    own = _module_file(request.module, [request.root])
+    own_path = os.path.relpath(own[1], request.root).replace(os.sep, "/") if own else ""
+    modules = shared.modules(request)
     shown = []
-    own = os.path.relpath(path, root).replace(os.sep, "/")
-    modules = {source.relpath: source.module for source in config.files}
-    for f in lint(config, use_cache=False, jobs=1).findings:
-        if importers:  # reverse imports, and upstream files the lint could not read
+    for f in findings:
+        if request.upstream:  # reverse imports, and upstream files the lint could not read
             if f.code not in _REVERSE_CODES and not (
-                f.code in _UNREAD and _is_upstream(modules.get(f.path), importers)
+                f.code in _UNREAD and _is_upstream(modules.get(f.path), request.upstream)
             ):
                 continue
-        elif f.path != own:  # the marker judges its module only, not its neighbours
+        elif f.path != own_path:  # the marker judges its module only, not its neighbours
             continue
-        path = os.path.relpath(os.path.join(root, f.path), item.config.rootpath)
-        shown.append(_Shown(f"{path}:{f.line}:{f.column} {f.code} {f.message}", f.code, f.anchor))
+        path = os.path.relpath(os.path.join(request.root, f.path), item.config.rootpath)
+        # the boundary's name is unique in the session's lint; the test shows its own name
+        message = f.message.replace(repr(request.key), repr(f"marker:{item.name}"))
+        shown.append(_Shown(f"{path}:{f.line}:{f.column} {f.code} {message}", f.code, f.anchor))
     return shown
 
 
@@ -273,7 +258,14 @@ def _fail(title: str, findings: list[_Shown]) -> None:
     pytest.fail("\n".join([title, *(f.line for f in findings)]), pytrace=False)
 
 
-def _forbid_imports(item: pytest.Item, mark: pytest.Mark) -> None:
+class _Check(NamedTuple):
+    """A marker's lint requests and the verdict on their findings (which fails the test)."""
+
+    requests: list[Request]
+    judge: Callable[[], None]
+
+
+def _forbid_imports(item: pytest.Item, mark: pytest.Mark, key: str) -> _Check:
     if len(mark.args) != 1 or not isinstance(mark.args[0], str):
         raise _Misuse(f"takes one module name as a string, got {mark.args!r}")
     _unknown(item, mark, ("allowed", "forbidden", "preset", "third_party"))
@@ -286,13 +278,18 @@ def _forbid_imports(item: pytest.Item, mark: pytest.Mark) -> None:
     boundary: dict[str, Any] = {"allowed_imports": allowed, "banned": forbidden}
     if "preset" in mark.kwargs:
         boundary["preset"] = mark.kwargs["preset"]
-    findings = _lint_module(item, module, boundary, _third_party(mark))
-    if "preset" in mark.kwargs:  # the preset's forbidden fields are the other marker's job
-        findings = [f for f in findings if not f.code.startswith("ST5")]
-    if "allowed" not in mark.kwargs and "preset" not in mark.kwargs:  # no allowlist
-        findings = [f for f in findings if f.code != "ST101"]
-    if findings:
-        _fail(f"{module} breaks its import surface:", findings)
+    request = _request(item, key, module, boundary, _third_party(mark))
+
+    def judge() -> None:
+        findings = _shown(item, request)
+        if "preset" in mark.kwargs:  # the preset's forbidden fields are the other marker's job
+            findings = [f for f in findings if not f.code.startswith("ST5")]
+        if "allowed" not in mark.kwargs and "preset" not in mark.kwargs:  # no allowlist
+            findings = [f for f in findings if f.code != "ST101"]
+        if findings:
+            _fail(f"{module} breaks its import surface:", findings)
+
+    return _Check([request], judge)
 
 
 def _targets(item: pytest.Item, args: Sequence[Any]) -> list[tuple[str, str | None]]:
@@ -342,41 +339,47 @@ def _targets(item: pytest.Item, args: Sequence[Any]) -> list[tuple[str, str | No
 
 def _field_boundary(fields: Any) -> dict[str, Any]:
     """The policy keys of a ``fields=`` argument: a field preset or a list of names."""
-    from sealed_trace.lint.presets import FIELD_PRESETS
-
     if fields == _ADR_PRESET:
         return {"preset": _ADR_PRESET}
-    if isinstance(fields, str) and fields in FIELD_PRESETS:
-        return {"forbidden_fields": list(FIELD_PRESETS[fields])}
+    if isinstance(fields, str) and fields in lint.FIELD_PRESETS:
+        return {"forbidden_fields": list(lint.FIELD_PRESETS[fields])}
     if isinstance(fields, str) and not fields.isidentifier():
-        close = difflib.get_close_matches(fields, list(FIELD_PRESETS), n=1)
+        close = difflib.get_close_matches(fields, list(lint.FIELD_PRESETS), n=1)
         hint = f" (did you mean fields={close[0]!r}?)" if close else ""
         raise _Misuse(
             f"fields={fields!r}: neither a field name nor a preset "
-            f"({', '.join(FIELD_PRESETS)}){hint}"
+            f"({', '.join(lint.FIELD_PRESETS)}){hint}"
         )
     return {"forbidden_fields": _strings(fields, "fields")}
 
 
-def _forbid_fields(item: pytest.Item, mark: pytest.Mark) -> None:
+def _forbid_fields(item: pytest.Item, mark: pytest.Mark, key: str) -> _Check:
     if not mark.args:
         raise _Misuse("needs a record type (a class, a module or a dotted name)")
     _unknown(item, mark, ("fields", "third_party"))
     boundary = _field_boundary(mark.kwargs.get("fields", _ADR_PRESET))
     third_party = _third_party(mark)
-    problems: list[_Shown] = []
-    for module, name in _targets(item, mark.args):
-        problems += [
-            f
-            for f in _lint_module(item, module, boundary, third_party)
-            if (f.code.startswith("ST5") and (name is None or f.anchor.startswith(name + ".")))
-            or f.code.startswith("ST00")
-        ]
-    if problems:
-        _fail("forbidden fields declared:", problems)
+    targets = [
+        (name, _request(item, f"{key}.{index}", module, boundary, third_party))
+        for index, (module, name) in enumerate(_targets(item, mark.args))
+    ]
+
+    def judge() -> None:
+        problems: list[_Shown] = []
+        for name, request in targets:
+            problems += [
+                f
+                for f in _shown(item, request)
+                if (f.code.startswith("ST5") and (name is None or f.anchor.startswith(name + ".")))
+                or f.code.startswith("ST00")
+            ]
+        if problems:
+            _fail("forbidden fields declared:", problems)
+
+    return _Check([request for _, request in targets], judge)
 
 
-def _forbid_importers(item: pytest.Item, mark: pytest.Mark) -> None:
+def _forbid_importers(item: pytest.Item, mark: pytest.Mark, key: str) -> _Check:
     if len(mark.args) != 1 or not isinstance(mark.args[0], str):
         raise _Misuse(f"takes one module name as a string, got {mark.args!r}")
     _unknown(item, mark, ("upstream", "third_party"))
@@ -384,31 +387,61 @@ def _forbid_importers(item: pytest.Item, mark: pytest.Mark) -> None:
     if not upstream:
         raise _Misuse("needs upstream=[...]: the modules that must never import it")
     module = mark.args[0]
-    findings = _lint_module(
-        item, module, {"allowed_imports": ["__future__"]}, _third_party(mark), importers=upstream
-    )
-    if findings:
-        _fail(f"upstream modules import {module}:", findings)
+    boundary = {"allowed_imports": ["__future__"]}
+    request = _request(item, key, module, boundary, _third_party(mark), upstream)
+
+    def judge() -> None:
+        findings = _shown(item, request)
+        if findings:
+            _fail(f"upstream modules import {module}:", findings)
+
+    return _Check([request], judge)
+
+
+#: Each marker and what makes its check.
+_CHECKS: dict[str, Callable[[pytest.Item, pytest.Mark, str], _Check]] = {
+    "sealed_trace_forbid_imports": _forbid_imports,
+    "sealed_trace_forbid_fields": _forbid_fields,
+    "sealed_trace_forbid_importers": _forbid_importers,
+}
+SHARED_KEY = pytest.StashKey[SharedLint]()
+
+
+def _marks(item: pytest.Item) -> Iterator[tuple[str, pytest.Mark, str]]:
+    """Each ``sealed_trace_forbid_*`` mark of ``item`` with its kind and a key unique in
+    the test."""
+    for name in _CHECKS:
+        for index, mark in enumerate(item.iter_markers(name)):
+            yield name, mark, f"{name}#{index}"
+
+
+def _shared(item: pytest.Item) -> SharedLint:
+    """The session's marker lint, made (and given every marked test's requests) by the
+    first marker that runs."""
+    shared = item.config.stash.get(SHARED_KEY, None)
+    if shared is None:
+        shared = item.config.stash[SHARED_KEY] = SharedLint()
+        for other in item.session.items:
+            for name, mark, key in _marks(other):
+                # a marker its arguments make fail is judged, and reported, when it runs
+                with contextlib.suppress(Exception, pytest.fail.Exception):
+                    shared.gather(_CHECKS[name](other, mark, key).requests)
+    return shared
 
 
 def check_markers(item: pytest.Item) -> None:
     """Run every ``sealed_trace_forbid_*`` marker of ``item``; fail with the findings."""
-    for name, check in (
-        ("sealed_trace_forbid_imports", _forbid_imports),
-        ("sealed_trace_forbid_fields", _forbid_fields),
-        ("sealed_trace_forbid_importers", _forbid_importers),
-    ):
-        for mark in item.iter_markers(name):
-            problem: str | None = None
-            try:
-                check(item, mark)
-            except _Misuse as misuse:
-                problem = str(misuse)
-            except Exception as error:  # a bug: one line, not a traceback through the plugin
-                from sealed_trace._internal import internal_error, wants_traceback
+    for name, mark, key in _marks(item):
+        problem: str | None = None
+        try:
+            _CHECKS[name](item, mark, key).judge()
+        except _Misuse as misuse:
+            problem = str(misuse)
+        except Exception as error:  # a bug: one line, not a traceback through the plugin
+            from sealed_trace._internal import internal_error, wants_traceback
 
-                if wants_traceback():
-                    raise
-                problem = internal_error("checking the marker", error)
-            if problem is not None:  # outside the handler: one message, no chained report
-                pytest.fail(f"{name}: {problem}", pytrace=False)
+            if wants_traceback():
+                raise
+            problem = internal_error("checking the marker", error)
+        if problem is not None:  # outside the handler: one message, no chained report
+            pytest.fail(f"{name}: {problem}", pytrace=False)

@@ -8,9 +8,26 @@ stderr as one line each (``sealed-trace lint: <file>: <problem>``), never as a t
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
+
+from sealed_trace.lint.api import (
+    LintError,
+    LintOptions,
+    LintRun,
+    error_lines,
+    lint_project,
+    own_policies,
+)
+from sealed_trace.lint.filters import write_baseline
+from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.formats import render, repo_relative, tool_version
+from sealed_trace.lint.formats.sarif import render as render_sarif
+from sealed_trace.lint.formats.text import render_text, use_colour
 
 __all__ = ["add_lint_arguments", "add_lint_parser", "main", "run_lint", "statistics"]
 
@@ -145,175 +162,47 @@ def add_lint_parser(subparsers: Any) -> None:
     add_lint_arguments(parser)
 
 
-def _own_policies(paths: list[str], config: Any) -> list[str]:
-    """A hint for each policy of its own that holds some of ``paths`` (say a nested example
-    project's ``pyproject.toml``): lint them with ``--config`` that file."""
-    from sealed_trace.lint.config import find_config
-
-    hints: dict[str, None] = {}
-    for path in paths:
-        start = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
-        found = find_config(start)
-        if found is not None and os.path.realpath(found) != os.path.realpath(config.config_path):
-            command = f"sealed-trace lint --config {os.path.relpath(found)}"
-            hints[f"hint: {path} has a policy of its own: {command}"] = None
-    return list(hints)
-
-
 def _error(message: str) -> None:
     sys.stderr.write(f"sealed-trace lint: {message}\n")
 
 
+def options_from(args: argparse.Namespace) -> LintOptions:
+    """The :class:`LintOptions` the parsed command line asks for."""
+    return LintOptions(
+        config=args.lint_config,
+        paths=tuple(args.paths),
+        select=tuple(args.lint_select),
+        ignore=tuple(args.lint_ignore),
+        # a cached run holds no suppressed findings: they are recorded afresh
+        use_cache=not args.lint_no_cache,
+        skip_uncovered=args.lint_skip_uncovered,
+        use_baseline=not args.lint_write_baseline,
+        include_suppressed=args.lint_include_suppressed,
+    )
+
+
 def run_lint(args: argparse.Namespace) -> int:
     """Run the lint for parsed ``args``; return the exit status (0, 1 or 2)."""
-    from sealed_trace.lint.config import ConfigError, load_config
-    from sealed_trace.lint.engine import lint
-    from sealed_trace.lint.formats import render
-    from sealed_trace.lint.rules import Rule
-
-    try:
-        config = load_config(args.lint_config) if args.lint_config else load_config()
-    except ConfigError as exc:
-        for problem in exc.located():
-            _error(problem)
-        return 2
-
-    def load_rules() -> tuple[Rule, ...]:
-        from sealed_trace.lint.plugins import load_plugin_rules, plugin_manager
-
-        return load_plugin_rules(plugin_manager(getattr(args, "lint_plugins", ())))
-
-    quiet = bool(getattr(args, "lint_quiet", False))
-    paths = tuple(getattr(args, "paths", ()) or ())
-    kept: list[str] = []
-    skipped: list[str] = []
-    for path in paths:
-        if not os.path.lexists(path):
-            _error(f"{path}: no such file or directory")
-            return 2
-        outside = _outside_policy(path, config)
-        if outside and (
-            outside.startswith("excluded")
-            or (getattr(args, "lint_skip_uncovered", False) and outside.startswith("not under"))
-        ):
-            skipped.append(path)
-            continue  # a file the policy excludes (a hook's staged file, say) is skipped
-        if outside:
-            _error(f"{path}: {outside}; nothing there would be checked")
-            return 2
-        kept.append(path)
-    if paths and not kept:
-        if not quiet:
-            sys.stderr.write(
-                "no files to check: the policy covers none of the paths given"
-                f" ({os.path.relpath(config.config_path)} excludes them)\n"
-            )
-            for hint in _own_policies(skipped, config):
-                sys.stderr.write(hint + "\n")
-        return 0
-    paths = tuple(kept)
-    from sealed_trace.lint.catalog import is_selector
-    from sealed_trace.lint.filters import BaselineError, Selection, apply_filters, write_baseline
-    from sealed_trace.lint.plugins import PluginError
-
-    selectors: dict[str, tuple[str, ...]] = {}
-    for option in ("select", "ignore"):
-        values = tuple(
-            v.strip()
-            for raw in getattr(args, f"lint_{option}", [])
-            for v in raw.split(",")
-            if v.strip()
-        )
-        bad = [v for v in values if not is_selector(v)]
-        if bad:
-            _error(f"--{option} {', '.join(bad)}: names no lint rule (see sealed-trace rules)")
-            return 2
-        selectors[option] = values
-    selection = Selection(selectors["select"], selectors["ignore"])
-    include_suppressed = bool(getattr(args, "lint_include_suppressed", False))
-    if include_suppressed and args.lint_format != "sarif":
+    if args.lint_include_suppressed and args.lint_format != "sarif":
         _error("--include-suppressed needs --format sarif (SARIF marks suppressed findings)")
         return 2
-    from sealed_trace.lint.suppressions import recording_suppressed
-
     try:
-        with recording_suppressed() as inline:
-            result = lint(
-                config,
-                paths,
-                rule_loader=load_rules,
-                # a cached run holds no suppressed findings: record them afresh
-                use_cache=not args.lint_no_cache and not include_suppressed,
-                jobs=args.lint_jobs,
+        run = lint_project(options_from(args))
+    except LintError as error:
+        sys.stderr.write("".join(f"{line}\n" for line in error_lines(error)))
+        return 2
+    if run.covers_nothing:
+        if not args.lint_quiet:
+            sys.stderr.write(
+                "no files to check: the policy covers none of the paths given"
+                f" ({os.path.relpath(run.policy.config_path)} excludes them)\n"
             )
-        writing = getattr(args, "lint_write_baseline", None)
-        filtered = apply_filters(
-            result.findings,
-            config,
-            selection,
-            use_baseline=not writing,
-            checked_paths=set(paths) if paths else None,
-        )
-    except FileNotFoundError as exc:
-        _error(f"{exc}: no such file or directory")
-        return 2
-    except PluginError as exc:
-        _error(f"plugin: {exc}")
-        return 2
-    except BaselineError as exc:
-        _error(str(exc))
-        return 2
-    import dataclasses
-
-    added = sum(1 for f in filtered if f.code in ("ST007", "ST008"))
-    hidden = len(result.findings) - (len(filtered) - added)
-    suppressed = (
-        _suppressed(result.findings, filtered, inline, config, selection, paths)
-        if include_suppressed
-        else []
-    )
-    result = dataclasses.replace(result, findings=tuple(filtered))
-    if writing:
-        try:
-            count = write_baseline(writing, result.findings)
-        except OSError as exc:
-            _error(f"{writing}: cannot write: {exc.strerror or exc}")
-            return 2
-        if not quiet:
-            same = config.baseline is not None and os.path.realpath(
-                config.baseline
-            ) == os.path.realpath(writing)
-            hint = (
-                "the policy's baseline"
-                if same
-                else "set baseline = "
-                f'"{os.path.relpath(writing, config.root)}" in [tool.sealed_trace]'
-            )
-            sys.stderr.write(f"wrote {count} finding(s) to {writing}; {hint}\n")
+            for hint in own_policies(run.skipped, run.policy):
+                sys.stderr.write(hint + "\n")
         return 0
-    if args.lint_format in ("sarif", "github"):
-        result = _repo_relative(result, config.root)
-        hidden_result = dataclasses.replace(result, findings=tuple(x.finding for x in suppressed))
-        moved = _repo_relative(hidden_result, config.root).findings
-        suppressed = [x._replace(finding=f) for x, f in zip(suppressed, moved, strict=True)]
-    if getattr(args, "lint_statistics", False):
-        report = statistics(result.findings)
-    elif args.lint_format == "text":
-        from sealed_trace.lint.formats.text import render_text, use_colour
-
-        stream = sys.stdout if not args.lint_output else None
-        report = render_text(
-            result,
-            root=config.root,
-            show_source=getattr(args, "lint_show_source", False),
-            colour=stream is not None and use_colour(_isatty(stream)),
-        )
-    elif suppressed:
-        from sealed_trace.lint.formats.sarif import render as render_sarif
-
-        report = render_sarif(result, _version(), suppressed)
-    else:
-        report = render(args.lint_format, result, _version())
+    if args.lint_write_baseline:
+        return _write_baseline(args, run)
+    report = _render(args, run)
     if args.lint_output:
         try:
             with open(args.lint_output, "w", encoding="utf-8") as handle:
@@ -323,108 +212,73 @@ def run_lint(args: argparse.Namespace) -> int:
             return 2
     else:
         sys.stdout.write(report)
-    if args.lint_format == "text" and not args.lint_output and not quiet:
-        # On stderr, so that stdout holds findings only; a clean run says it ran.
-        summary = f"{len(result.findings)} finding(s)" if result.findings else "no findings"
-        tail = (
-            f" ({hidden} more hidden by the baseline, ignore entries or rule selection)"
-            if hidden > 0
-            else ""
-        )
-        sys.stderr.write(f"{summary} in {result.checked} file(s){tail}\n")
-    return 1 if result.findings and not args.lint_exit_zero else 0
+    if args.lint_format == "text" and not args.lint_output and not args.lint_quiet:
+        sys.stderr.write(_summary(run) + "\n")
+    return 1 if run.findings and not args.lint_exit_zero else 0
 
 
-def render_report(result: Any, lint_format: str, root: str) -> str:
-    """``result`` as ``sealed-trace lint --format lint_format`` prints it, without colour or
-    source lines (the pytest plugin's ``--sealed-trace-lint-format``)."""
-    from sealed_trace.lint.formats import render
-
-    if lint_format == "text":
-        from sealed_trace.lint.formats.text import render_text
-
-        return render_text(result, root=root, show_source=False, colour=False)
-    if lint_format in ("sarif", "github"):
-        result = _repo_relative(result, root)
-    return render(lint_format, result, _version())
-
-
-def _suppressed(
-    found: Any, filtered: Any, inline: Any, config: Any, selection: Any, paths: Any
-) -> list[Any]:
-    """The findings that are not failures, each with SARIF's reason for it: ``inSource`` for
-    a suppression comment, ``external`` for an ignore entry or the baseline."""
-    from sealed_trace.lint.filters import _selected, apply_filters
-    from sealed_trace.lint.formats.sarif import Suppressed
-
-    out = [
-        Suppressed(f, "inSource", reason)
-        for f, reason in inline
-        if _selected(f.code, config, selection)
-    ]
-    unbaselined = apply_filters(
-        found, config, selection, use_baseline=False, checked_paths=set(paths) if paths else None
+def _summary(run: LintRun) -> str:
+    """The text format's last line, on stderr (stdout holds findings only): a clean run says
+    it ran."""
+    summary = f"{len(run.findings)} finding(s)" if run.findings else "no findings"
+    tail = (
+        f" ({run.hidden} more hidden by the baseline, ignore entries or rule selection)"
+        if run.hidden > 0
+        else ""
     )
-    for f in found:
-        entry = next((e for e in config.ignores if e.ignores(f.path, f.code)), None)
-        if entry is not None and _selected(f.code, config, selection):
-            out.append(Suppressed(f, "external", f"ignore[{entry.index}]: {entry.reason}"))
-    kept = set(filtered)
-    if config.baseline is not None:
-        where = os.path.relpath(config.baseline, config.root).replace(os.sep, "/")
-        out += [
-            Suppressed(f, "external", f"recorded in the baseline {where}")
-            for f in unbaselined
-            if f not in kept and f.code not in ("ST007", "ST008")
-        ]
-    return out
+    return f"{summary} in {run.result.checked} file(s){tail}"
 
 
-def statistics(findings: Any) -> str:
+def _write_baseline(args: argparse.Namespace, run: LintRun) -> int:
+    """``--write-baseline FILE``: record the run's findings there; exit 0 (2: cannot)."""
+    writing = args.lint_write_baseline
+    try:
+        count = write_baseline(writing, run.findings)
+    except OSError as exc:
+        _error(f"{writing}: cannot write: {exc.strerror or exc}")
+        return 2
+    if not args.lint_quiet:
+        policy = run.policy
+        same = policy.baseline is not None and os.path.realpath(
+            policy.baseline
+        ) == os.path.realpath(writing)
+        hint = (
+            "the policy's baseline"
+            if same
+            else f'set baseline = "{os.path.relpath(writing, policy.root)}" in [tool.sealed_trace]'
+        )
+        sys.stderr.write(f"wrote {count} finding(s) to {writing}; {hint}\n")
+    return 0
+
+
+def _render(args: argparse.Namespace, run: LintRun) -> str:
+    """The report in the format asked for."""
+    result, suppressed = run.result, list(run.suppressed)
+    if args.lint_format in ("sarif", "github"):
+        result = repo_relative(result, run.policy.root)
+        hidden = dataclasses.replace(result, findings=tuple(x.finding for x in suppressed))
+        moved = repo_relative(hidden, run.policy.root).findings
+        suppressed = [x._replace(finding=f) for x, f in zip(suppressed, moved, strict=True)]
+    if args.lint_statistics:
+        return statistics(result.findings)
+    if args.lint_format == "text":
+        stream = sys.stdout if not args.lint_output else None
+        return render_text(
+            result,
+            root=run.policy.root,
+            show_source=args.lint_show_source,
+            colour=stream is not None and use_colour(_isatty(stream)),
+        )
+    if suppressed:
+        return render_sarif(result, tool_version(), suppressed)
+    return render(args.lint_format, result, tool_version())
+
+
+def statistics(findings: Sequence[Finding]) -> str:
     """``count<TAB>code<TAB>name`` per rule, most frequent first (``--statistics``)."""
-    from collections import Counter
-
     counts = Counter((f.code, f.rule_name) for f in findings)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
     return "".join(f"{n}\t{code}\t{name}\n" for (code, name), n in rows)
-
-
-def _outside_policy(path: str, config: Any) -> str | None:
-    """Why ``path`` lies outside what the policy checks, or None when it is inside."""
-    from sealed_trace.lint.discover import _excluded
-
-    real = os.path.realpath(path)
-    root = os.path.realpath(config.root)
-    if os.path.commonpath([real, root]) != root:
-        return f"outside the project of {config.config_path}"
-    roots = [os.path.realpath(r) for r in config.source_roots]
-    if not any(
-        os.path.commonpath([real, r]) == r or os.path.commonpath([real, r]) == real for r in roots
-    ):
-        return f"not under a source root of {config.config_path}"
-    rel = os.path.relpath(real, root).replace(os.sep, "/")
-    if rel != "." and _excluded(rel, config.exclude):
-        return f"excluded by {config.config_path}"
-    return None
-
-
-def _repo_relative(result: Any, root: str) -> Any:
-    """``result`` with paths relative to the enclosing git repository (GitHub's frame of
-    reference for annotations and code scanning), when the policy lives below its top."""
-    import dataclasses
-
-    top = os.path.realpath(root)
-    here = top
-    while not os.path.exists(os.path.join(here, ".git")):
-        parent = os.path.dirname(here)
-        if parent == here:
-            return result
-        here = parent
-    prefix = os.path.relpath(top, here).replace(os.sep, "/")
-    if prefix == ".":
-        return result
-    findings = tuple(dataclasses.replace(f, path=f"{prefix}/{f.path}") for f in result.findings)
-    return dataclasses.replace(result, findings=findings)
 
 
 def _isatty(stream: Any) -> bool:
@@ -432,17 +286,6 @@ def _isatty(stream: Any) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
         return False
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover
-        return "0.0.0"
-    try:
-        return version("sealed-trace")
-    except PackageNotFoundError:
-        return "0.0.0"
 
 
 def main(argv: list[str] | None = None) -> int:

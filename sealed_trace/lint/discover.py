@@ -14,7 +14,15 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["SourceFile", "discover", "module_file", "module_name_for", "read_bytes"]
+__all__ = [
+    "SourceFile",
+    "discover",
+    "discover_files",
+    "is_excluded",
+    "module_file",
+    "module_name_for",
+    "read_bytes",
+]
 
 _SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 
@@ -38,7 +46,9 @@ class SourceFile:
     fingerprint: tuple[int, int, int, int]
 
 
-def _excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
+def is_excluded(relpath: str, patterns: tuple[str, ...]) -> bool:
+    """Whether the root-relative POSIX ``relpath`` matches one of the ``exclude`` patterns
+    (a glob, or a directory it lies in)."""
     for pattern in patterns:
         pat = pattern.rstrip("/")
         if fnmatch.fnmatchcase(relpath, pat) or relpath.startswith(pat + "/"):
@@ -136,7 +146,7 @@ def _walk(
             continue
         for entry in entries:
             rel = _relpath(entry.path, project_root)
-            if _excluded(rel, exclude):
+            if is_excluded(rel, exclude):
                 continue
             try:
                 is_link = entry.is_symlink()
@@ -210,6 +220,11 @@ def discover(
         files.append(entry)
     files.sort(key=lambda f: f.relpath)
     return files
+
+
+#: :func:`discover` under the name the public API gives it (``sealed_trace.lint.discover`` is
+#: this module).
+discover_files = discover
 
 
 def read_bytes(path: str, limit: int) -> bytes:

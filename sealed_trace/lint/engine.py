@@ -51,7 +51,7 @@ from sealed_trace.lint import screen
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.closure import ClosureCheck
 from sealed_trace.lint.config import Boundary, LintConfig
-from sealed_trace.lint.discover import SourceFile, _excluded, discover
+from sealed_trace.lint.discover import SourceFile, discover, is_excluded
 from sealed_trace.lint.findings import Finding, sort_findings
 from sealed_trace.lint.plan import ParsePlan
 from sealed_trace.lint.reverse import BoundaryReach, reverse_kinds
@@ -198,7 +198,7 @@ def _files_of(config: LintConfig, paths: Sequence[str]) -> tuple[list[SourceFile
         files += [f for f in chosen if f.relpath not in known]
     if config.exclude:  # excluded files are in the graph, never reported
         reported = selected if selected is not None else {f.relpath for f in files}
-        selected = {p for p in reported if not _excluded(p, config.exclude)}
+        selected = {p for p in reported if not is_excluded(p, config.exclude)}
     return files, selected
 
 

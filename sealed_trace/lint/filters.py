@@ -24,7 +24,14 @@ from sealed_trace.lint.catalog import matches_rule
 from sealed_trace.lint.config import UNHIDEABLE, LintConfig, _key_lines
 from sealed_trace.lint.findings import Finding, occurrence_fingerprints, sort_findings
 
-__all__ = ["BASELINE_SCHEMA", "BaselineError", "Selection", "apply_filters", "write_baseline"]
+__all__ = [
+    "BASELINE_SCHEMA",
+    "BaselineError",
+    "Selection",
+    "apply_filters",
+    "is_selected",
+    "write_baseline",
+]
 
 BASELINE_SCHEMA = "sealed_trace.baseline.v1"
 
@@ -46,7 +53,9 @@ def _relpath(path: str, root: str) -> str:
     return os.path.relpath(path, root).replace(os.sep, "/")
 
 
-def _selected(code: str, config: LintConfig, selection: Selection) -> bool:
+def is_selected(code: str, config: LintConfig, selection: Selection) -> bool:
+    """Whether findings of ``code`` are reported under the policy's and ``selection``'s rule
+    selectors (the unhideable codes always are)."""
     if code in UNHIDEABLE:
         return True
     if not config.selects(code):
@@ -144,7 +153,7 @@ def apply_filters(
     Raises :class:`BaselineError` for a baseline file that cannot be read.
     """
     config_rel = _relpath(config.config_path, config.root)
-    kept = [f for f in findings if _selected(f.code, config, selection)]
+    kept = [f for f in findings if is_selected(f.code, config, selection)]
     used: set[int] = set()
     after_ignores: list[Finding] = []
     for finding in kept:
@@ -158,7 +167,7 @@ def apply_filters(
     if whole_run:
         lines = _key_lines(_read_text(config.config_path))
         for entry in config.ignores:
-            if entry.index not in used and _selected("ST008", config, selection):
+            if entry.index not in used and is_selected("ST008", config, selection):
                 out.append(
                     Finding(
                         config_rel,

@@ -28,16 +28,16 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import dataclasses
 import difflib
 import os
 import sys
 import tempfile
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sealed_trace.lint.api import LintOptions, lint_project
 from sealed_trace.lint.config import (
     DEFAULT_EDGE_KINDS,
     ConfigError,
@@ -491,10 +491,6 @@ def _imported(statement: ast.Import | ast.ImportFrom, package: str) -> list[tupl
 def _forecast(root_dir: Path, text: str) -> list[str]:
     """Comment lines saying what the first lint of the proposal ``text`` reports. Raises
     :class:`InitError` when the proposal is not a valid policy (it must always be one)."""
-    from collections import Counter
-
-    from sealed_trace.lint.engine import lint
-
     requires = None
     with contextlib.suppress(OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         project = tomllib.loads((root_dir / "pyproject.toml").read_text("utf-8")).get("project")
@@ -508,7 +504,7 @@ def _forecast(root_dir: Path, text: str) -> list[str]:
         )
     except ConfigError as exc:
         raise InitError(f"the proposal is not a valid policy: {'; '.join(exc.problems)}") from None
-    findings = lint(dataclasses.replace(config, cache_dir=None), use_cache=False).findings
+    findings = lint_project(LintOptions(policy=config, use_cache=False)).result.findings
     if not findings:
         return ["# The first lint of this policy reports no findings."]
     counts = Counter(f.code for f in findings)

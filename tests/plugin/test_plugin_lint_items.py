@@ -28,10 +28,10 @@ from pathlib import Path
 
 import pytest
 
-import sealed_trace.lint.engine as _engine
+import sealed_trace.lint.api as _api
 
 _LOG = Path(__file__).with_name("lint.log")
-_real = _engine.lint
+_real = _api.lint_project
 _role = {"role": "unknown"}
 
 
@@ -39,14 +39,14 @@ def _counting(*args, **kwargs):
     result = _real(*args, **kwargs)
     with _LOG.open("a", encoding="utf-8") as log:
         log.write(json.dumps({"pid": os.getpid(), "role": _role["role"],
-                              "cache_hit": result.cache_hit}) + "\\n")
+                              "cache_hit": result.result.cache_hit}) + "\\n")
     return result
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
     _role["role"] = "worker" if hasattr(config, "workerinput") else "controller"
-    _engine.lint = _counting
+    _api.lint_project = _counting
 
 
 def pytest_unconfigure(config):
@@ -233,14 +233,15 @@ def test_config_errors_are_a_usage_error_listing_every_problem(
         lint_project.makeini("[pytest]\nsealed_trace_lint = true\n")
     result = lint_project.runpytest(*([] if how == "ini" else [LINT]))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+    # worded as the command line words them: one line per problem, with its file and line
     result.stderr.fnmatch_lines(
         [
-            "ERROR: sealed-trace lint configuration *pyproject.toml:",
-            "  - line *: unknown key 'colour'",
-            "  - line *: jobs must be a non-negative integer (0 = one per core), not *",
-            "  - line *: boundary[[]0[]]: unknown key 'bogus'",
-            "  - line *: boundary[[]0[]].allowed_imports must be an array of strings, not a "
-            "string*",
+            "ERROR: sealed-trace lint: *pyproject.toml:3: unknown key 'colour'",
+            "sealed-trace lint: *pyproject.toml:4: jobs must be a non-negative integer "
+            "(0 = one per core), not *",
+            "sealed-trace lint: *pyproject.toml:10: boundary[[]0[]]: unknown key 'bogus'",
+            "sealed-trace lint: *pyproject.toml:9: boundary[[]0[]].allowed_imports must be an "
+            "array of strings, not a string*",
         ]
     )
 
@@ -249,7 +250,7 @@ def test_config_file_option_and_missing_config(lint_project: pytest.Pytester) ->
     (lint_project.path / "elsewhere.toml").write_text(BAD_CONFIG, encoding="utf-8")
     result = lint_project.runpytest(LINT, "--sealed-trace-config", "elsewhere.toml")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["ERROR: sealed-trace lint configuration elsewhere.toml:"])
+    result.stderr.fnmatch_lines(["ERROR: sealed-trace lint: elsewhere.toml:*: unknown key*"])
     (lint_project.path / "pyproject.toml").unlink()
     result = lint_project.runpytest(LINT)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
