@@ -10,8 +10,8 @@ The modules, by role: :mod:`.model` (the validated policy and :class:`ConfigErro
 :mod:`.fields` (every key declared once: name, type, default, doc, parser), :mod:`.table` (the
 declarations' form and the loop that reads a table of them), :mod:`.checks` (generic value
 checks), :mod:`.names` (which module names exist), :mod:`.parse` (:func:`parse_config`),
-:mod:`.load` (finding and reading the file) and :mod:`.lines` (the line a problem is
-about).
+:mod:`.load` (finding and reading the file), :mod:`.lines` (the line a problem is about) and
+:mod:`.reference` (the reference tables of ``docs/lint.md``, rendered from the declarations).
 """
 
 from __future__ import annotations
