@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sealed_trace.lint.catalog import matches_rule
-from sealed_trace.lint.config import UNHIDEABLE, LintConfig, _key_lines
+from sealed_trace.lint.config import UNHIDEABLE, LintConfig
+from sealed_trace.lint.config.lines import key_lines as _key_lines
 from sealed_trace.lint.findings import Finding, occurrence_fingerprints, sort_findings
 
 __all__ = [

@@ -344,20 +344,52 @@ upstream = ["pkg.upp.*"]
     ]
 
 
-def _reference_tables() -> list[set[str]]:
-    """The keys of each ``| key | type | default | meaning |`` table in docs/lint.md."""
-    text = (Path(__file__).parents[2] / "docs" / "lint.md").read_text(encoding="utf-8")
-    tables = []
-    for part in text.split("| key | type | default | meaning |")[1:]:
-        keys: set[str] = set()
-        for row in part.split("\n\n", 1)[0].strip().splitlines()[1:]:
-            first_cell = row.split("|")[1]  # `select` / `deselect` documents two keys
-            keys.update(key.strip("` ") for key in first_cell.split("/"))
-        tables.append(keys)
+_DOCS = Path(__file__).parents[2] / "docs" / "lint.md"
+
+
+def _reference_rows() -> dict[str, list[list[str]]]:
+    """The cells of each row of each reference table in docs/lint.md, by the table its marker
+    names (``<!-- keys of [tool.sealed_trace] ... -->``)."""
+    text = _DOCS.read_text(encoding="utf-8")
+    tables: dict[str, list[list[str]]] = {}
+    for part in text.split("<!-- keys of ")[1:]:
+        name, _, rest = part.partition(" ")
+        lines = rest.split("\n\n", 1)[0].splitlines()[1:]
+        assert lines[:2] == ["| key | type | default | meaning |", "|---|---|---|---|"]
+        assert name not in tables, f"two tables of {name}"
+        tables[name] = [row[2:-2].split(" | ") for row in lines[2:]]
     return tables
 
 
 def test_the_reference_tables_in_the_docs_hold_every_key_the_config_accepts() -> None:
-    from sealed_trace.lint.config import BOUNDARY_KEYS, TOP_KEYS
+    from sealed_trace.lint.config import BOUNDARY_KEYS, IGNORE_KEYS, TOP_KEYS
+    from sealed_trace.lint.config.fields import EDGE_KIND_FIELDS
 
-    assert _reference_tables() == [set(TOP_KEYS), set(BOUNDARY_KEYS)]
+    keys = {name: [row[0].strip("`") for row in rows] for name, rows in _reference_rows().items()}
+    assert keys == {
+        "[tool.sealed_trace]": list(TOP_KEYS),
+        "[[tool.sealed_trace.boundary]]": list(BOUNDARY_KEYS),
+        "edge_kinds": [f.name for f in EDGE_KIND_FIELDS],
+        "[[tool.sealed_trace.ignore]]": list(IGNORE_KEYS),
+    }
+
+
+def test_each_reference_row_is_its_declaration() -> None:
+    from sealed_trace.lint.config.reference import TABLES, with_tables
+
+    for name, rows in _reference_rows().items():
+        for row, field in zip(rows, TABLES[name], strict=True):
+            assert row == [f"`{field.name}`", field.type, field.default_text(), field.doc]
+    text = _DOCS.read_text(encoding="utf-8")
+    assert with_tables(text) == text, "python -m sealed_trace.lint.config.reference docs/lint.md"
+
+
+def test_each_declaration_is_named_as_its_key() -> None:
+    from sealed_trace.lint.config import fields
+    from sealed_trace.lint.config.table import Field
+
+    namespaces = (fields.TopKeys, fields.BoundaryKeys, fields.EdgeKindKeys, fields.IgnoreKeys)
+    for namespace in namespaces:
+        declared = {k: v for k, v in vars(namespace).items() if isinstance(v, Field)}
+        assert declared
+        assert all(key == field.name and field.doc for key, field in declared.items())
