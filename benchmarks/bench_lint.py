@@ -310,6 +310,8 @@ def main() -> int:
         f"medians; ratios are sealed-trace / the other tool; load average "
         f"{os.getloadavg()[0]:.1f} at the start"
     )
+    if args.marker_tree not in kinds:
+        print(f"no marker session: --marker-tree {args.marker_tree} is not in --trees")
     failed: list[str] = []
     colds: dict[str, tuple[float, int]] = {}
     try:
