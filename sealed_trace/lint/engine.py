@@ -41,18 +41,19 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sealed_trace.lint import screen
+from sealed_trace.lint.cache import RUN_FILE, LintCache
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
 from sealed_trace.lint.closure import ClosureCheck
 from sealed_trace.lint.config import Boundary, LintConfig
 from sealed_trace.lint.discover import SourceFile, discover, is_excluded
 from sealed_trace.lint.findings import Finding, sort_findings
+from sealed_trace.lint.layout import Layout
 from sealed_trace.lint.plan import ParsePlan
 from sealed_trace.lint.reverse import BoundaryReach, reverse_kinds
 from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, Rule, RuleContext
@@ -61,8 +62,8 @@ from sealed_trace.lint.suppressions import apply_suppressions, scan_suppressions
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
-#: Cache file name: its format version, independent of ENGINE_VERSION (which is in every key).
-CACHE_FILE = "lint-v1.json"
+#: The last run's cache file (:mod:`.cache`).
+CACHE_FILE = RUN_FILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,43 +79,6 @@ class LintResult:
     cache_hit: bool
     rules: tuple[Rule, ...] = ()
     seconds: float = 0.0
-
-
-class _Cache:
-    """JSON cache (never pickle: a planted cache file must not run code)."""
-
-    def __init__(self, directory: str | None) -> None:
-        self.directory = directory
-        self.path = os.path.join(directory, CACHE_FILE) if directory else None
-        self.data: dict[str, Any] = {}
-        if self.path is not None:
-            with contextlib.suppress(OSError, ValueError):
-                with open(self.path, encoding="utf-8") as handle:
-                    loaded = json.load(handle)
-                if isinstance(loaded, dict):
-                    self.data = loaded
-
-    def facts(self) -> dict[str, Any]:
-        value = self.data.get("facts")
-        return value if isinstance(value, dict) else {}
-
-    def save(self, run: dict[str, Any], facts: dict[str, Any]) -> None:
-        if self.directory is None or self.path is None:
-            return
-        with contextlib.suppress(OSError):
-            os.makedirs(self.directory, exist_ok=True)
-            ignore = os.path.join(self.directory, ".gitignore")
-            if not os.path.exists(ignore):
-                with open(ignore, "w", encoding="utf-8") as handle:
-                    handle.write("*\n")
-            fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    handle.write(json.dumps({"run": run, "facts": facts}, separators=(",", ":")))
-                os.replace(tmp, self.path)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
 
 
 def _environment() -> list[object]:
@@ -157,7 +121,7 @@ def lint(
     del jobs
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
     files, selected = _files_of(config, paths)
-    cache = _Cache(config.cache_dir if use_cache else None)
+    cache = LintCache(config.cache_dir if use_cache else None)
     env = _environment() if rule_loader is not None else []
     run_key = hashlib.sha256(
         json.dumps(
@@ -171,7 +135,7 @@ def lint(
         return LintResult(cached, checked, 0, True, rules, time.perf_counter() - started)
     plugin_rules: tuple[Rule, ...] = tuple(rule_loader()) if rule_loader is not None else ()
     rules = (*rules, *plugin_rules)
-    result, new_facts = _Run(config, files, selected, rules, cache.facts(), on_parse).execute()
+    result, known = _Run(config, files, selected, rules, cache, on_parse).execute()
     cache.save(
         {
             "key": run_key,
@@ -181,7 +145,7 @@ def lint(
             ],
             "findings": [f.to_dict() for f in result.findings],
         },
-        new_facts,
+        known,
     )
     return dataclasses.replace(result, seconds=time.perf_counter() - started)
 
@@ -203,11 +167,11 @@ def _files_of(config: LintConfig, paths: Sequence[str]) -> tuple[list[SourceFile
 
 
 def _warm(
-    cache: _Cache, run_key: str, fingerprints: dict[str, list[object]]
+    cache: LintCache, run_key: str, fingerprints: dict[str, list[object]]
 ) -> tuple[Finding, ...] | None:
     """The previous run's findings when nothing changed since (step 6), its plugin rules
     registered; None otherwise."""
-    run = cache.data.get("run")
+    run = cache.last_run()
     if not (
         isinstance(run, dict)
         and run.get("key") == run_key
@@ -234,7 +198,7 @@ class _Run:
         files: list[SourceFile],
         selected: set[str] | None,
         rules: tuple[Rule, ...],
-        cached_facts: dict[str, Any],
+        cache: LintCache,
         on_parse: Callable[[str], None] | None,
     ) -> None:
         if any(f.module in ("typing", "typing_extensions") for f in files):
@@ -248,7 +212,7 @@ class _Run:
         self.config = config
         self.selected = selected
         self.rules = rules
-        self.store = FactStore(config, files, cached_facts, on_parse)
+        self.store = FactStore(config, Layout.of(files, config.source_roots), cache, on_parse)
         self._reach: dict[tuple[str, int], BoundaryReach] = {}
         self._upstreams: dict[str, list[str]] = {}
         self._sealeds: dict[str, list[str]] = {}
@@ -322,7 +286,7 @@ class _Run:
         per_file: dict[str, list[Finding]] = {}
         for b in self.config.boundaries:
             self._judge(b, per_file)
-        return self._report(per_file), self.store.new_facts
+        return self._report(per_file), self.store.known()
 
     def _load_sealed(self) -> list[str]:
         """Read the sealed modules' files (their text goes to the libcst pass)."""

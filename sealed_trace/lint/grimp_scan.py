@@ -20,7 +20,7 @@ never costs the rest of the tree its edges.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +58,13 @@ class StaticGraph:
     unresolved: set[str]
     failed: dict[str, str]
 
+    def merge(self, other: StaticGraph) -> None:
+        """Add ``other``'s modules (a scan of other modules of the same tree)."""
+        self.edges.update(other.edges)
+        self.external.update(other.external)
+        self.unresolved |= other.unresolved
+        self.failed.update(other.failed)
+
 
 def _grimp() -> tuple[Any, Any, Any, Any]:
     """grimp's scanner and the value types it takes (its ports' types)."""
@@ -69,8 +76,9 @@ def _grimp() -> tuple[Any, Any, Any, Any]:
     return scan_imports, FoundPackage, ModuleFile, Module
 
 
-def scan(targets: Sequence[ScanTarget]) -> StaticGraph:
-    """Scan ``targets`` for import statements (see the module docstring).
+def scan(targets: Sequence[ScanTarget], only: Collection[str] | None = None) -> StaticGraph:
+    """Scan ``targets`` for import statements (see the module docstring); with ``only``,
+    just those modules of them (the others still resolve their imports).
 
     Every target's module name must be unique. Never raises for a bad file: a file the scanner
     rejects (unreadable, undecodable, a syntax error, a scanner fault) is listed in ``failed``.
@@ -96,7 +104,7 @@ def scan(targets: Sequence[ScanTarget]) -> StaticGraph:
     graph = StaticGraph({}, {}, set(), {})
     # One call for the whole tree; once a file has failed, the rest goes in chunks, so that
     # each further bad file costs a rescan of its chunk only.
-    pending = [sorted(first_party)]
+    pending = [sorted(first_party if only is None else set(only) & first_party)]
     while pending:
         chunk = pending.pop()
         if not chunk:

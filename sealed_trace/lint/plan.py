@@ -27,7 +27,7 @@ nothing the scan cannot see, cannot reach it once parsed either. The engine asks
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.graph import ancestors
@@ -54,7 +54,9 @@ class ParsePlan:
         self.boundaries = boundaries
         self.reach_of = reach_of
         self.every_upstream = every_upstream
-        self._loaded: dict[str, frozenset[str]] = {}
+        self._hides: dict[str, bool | frozenset[str]] = {}
+        self._hiding_modules: set[str] = set()
+        self._done_at = -1
         self._word_modules: dict[bytes, list[str]] | None = None
 
     def first(self, rejected: Iterable[str]) -> set[str]:
@@ -76,11 +78,17 @@ class ParsePlan:
         return self._parseable(out)
 
     def next(self) -> set[str]:
-        """What the facts known now ask to parse next (empty: the plan is done)."""
+        """What the facts known now ask to parse next (empty: the plan is done; asked again
+        with no new facts, it is still done)."""
+        if self._done_at == len(self.store.facts):
+            return set()
         need = self._star_sources()
         for b in self.boundaries:
             need |= self._for_boundary(self.reach_of(b))
-        return self._parseable(need)
+        need = self._parseable(need)
+        if not need:
+            self._done_at = len(self.store.facts)
+        return need
 
     def _parseable(self, paths: Iterable[str]) -> set[str]:
         """``paths`` not parsed yet, readable, and not sealed (the libcst pass's)."""
@@ -109,9 +117,9 @@ class ParsePlan:
         store, b, hop = self.store, reach.boundary, reach.hop
         modules = store.modules
         upstream = {m for u in reach.upstream for m in (u, *ancestors(u)) if m in modules}
-        need = {modules[m] for m in upstream if self.may_hide(m)}
+        need = {modules[m] for m in self._hiders(upstream) if self.may_hide(m)}
         loaded = store.graph.closure(reach.clean(), reach.kinds, b.seals)
-        need.update(modules[m] for m in loaded if self.may_hide(m, hop))
+        need.update(modules[m] for m in self._hiders(loaded) if self.may_hide(m, hop))
         for cause, affected in reach.root_causes().items():
             need.add(modules[cause])
             reach.cause_edges(cause, affected)
@@ -122,45 +130,59 @@ class ParsePlan:
                 need.add(modules[importer])
         return need
 
-    def may_hide(self, module: str, targets: Container[str] | None = None) -> bool:
+    def _hiders(self, modules: Collection[str]) -> set[str]:
+        """Of ``modules``, those whose text may hide something from the scan (each file is
+        asked once; the answer is kept)."""
+        for module in set(modules) - self._hides.keys():
+            if self._hidden(module):
+                self._hiding_modules.add(module)
+        return self._hiding_modules.intersection(modules)
+
+    def _hidden(self, module: str) -> bool | frozenset[str]:
+        hides = self._hides.get(module)
+        if hides is None:
+            hides = self._hides[module] = self._hidden_from_scan(module, self.store.modules[module])
+        return hides
+
+    def may_hide(self, module: str, targets: Collection[str] | None = None) -> bool:
         """Whether ``module``'s file, not parsed yet, may hold an edge the scan does not show
         (see the module docstring): to one of ``targets``, or to any module (None), where
         the edge is an attribute chain; False once it is parsed."""
         path = self.store.modules[module]
         if path in self.store.facts:
             return False
+        hides = self._hidden(module)
+        if hides is True or hides is False:
+            return hides
+        return bool(hides) and (targets is None or any(m in targets for m in hides))
+
+    def _hidden_from_scan(self, module: str, path: str) -> bool | frozenset[str]:
+        """What ``module``'s text may hide, asked once: True (an import function, a star
+        import, a file the scanner could not judge), False (nothing), or the first-party
+        modules it spells as attributes that no import of it loads, below a package one does
+        (an attribute chain the scan cannot see: ``import pkg`` then ``pkg.sealed.x``)."""
         if self.store.screens[path].error is not None:
             return False
         if module in self.store.unscanned:
             return True
         found = self.store.hiding(path)
-        if found is None:
+        if found is None or not (found.dynamic or found.star or found.words):
             return False
         if found.dynamic or found.star:
             return True
-        return bool(found.words) and self._names_unloaded(module, found.words, targets)
-
-    def _names_unloaded(
-        self, module: str, words: frozenset[bytes], targets: Container[str] | None
-    ) -> bool:
-        """Whether ``words`` (spelled as attributes in ``module``) name a first-party module
-        (of ``targets``) that no import of ``module`` loads, below a package one does: an
-        attribute chain the scan cannot see (``import pkg`` then ``pkg.sealed.x``)."""
-        loaded = self._loaded.get(module)
-        if loaded is None:
-            loaded = self._loaded[module] = frozenset(
-                m
-                for target, _ in self.store.static.get(module, ())
-                for m in (target, *ancestors(target))
-            )
+        loaded = {
+            m
+            for target, _ in self.store.static.get(module, ())
+            for m in (target, *ancestors(target))
+        }
         by_word = self._words()
-        return any(
-            other != module
-            and other not in loaded
-            and (targets is None or other in targets)
-            and any(a in loaded for a in ancestors(other))
-            for word in words
+        return frozenset(
+            other
+            for word in found.words
             for other in by_word.get(word, ())
+            if other != module
+            and other not in loaded
+            and any(a in loaded for a in ancestors(other))
         )
 
     def _words(self) -> dict[bytes, list[str]]:

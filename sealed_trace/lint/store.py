@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
-import os
 import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
@@ -23,13 +22,16 @@ from typing import Any
 
 from sealed_trace.lint import screen
 from sealed_trace.lint.ast_pass import extract_graph_facts
+from sealed_trace.lint.cache import LintCache
 from sealed_trace.lint.config import LintConfig
 from sealed_trace.lint.cst_pool import sealed_facts, submit, workers_for
-from sealed_trace.lint.discover import SourceFile
+from sealed_trace.lint.definitions import Definitions
 from sealed_trace.lint.facts import FileFacts
-from sealed_trace.lint.graph import Edge, ImportGraph, edges_from_facts, longest_module
+from sealed_trace.lint.graph import Edge, ImportGraph, edges_from_facts
 from sealed_trace.lint.grimp_scan import ScanTarget, scan
 from sealed_trace.lint.hiding import Hiding, hiding
+from sealed_trace.lint.layout import Layout
+from sealed_trace.lint.records import Records
 from sealed_trace.lint.suppressions import MARKER, scan_suppressions
 
 __all__ = ["ENGINE_VERSION", "FactStore", "SealedPass"]
@@ -102,52 +104,30 @@ class SealedPass:
 
 
 class FactStore:
-    """The files of one run and what is known about them (see the module docstring)."""
+    """The files of one run and what is known about them (see the module docstring):
+    ``layout`` (:class:`.layout.Layout`) says which file each module name means; ``cache``
+    holds what earlier runs found (facts by content, per-file records by stat fingerprint)."""
 
     def __init__(
         self,
         config: LintConfig,
-        files: list[SourceFile],
-        cached_facts: dict[str, Any],
+        layout: Layout,
+        cache: LintCache,
         on_parse: Callable[[str], None] | None,
     ) -> None:
         self.config = config
-        self.cached_facts = cached_facts
+        self.layout = layout
+        self.files = list(layout.files)
+        self.by_path = layout.by_path
+        self.roots = layout.roots
+        self.modules = layout.modules
+        self.packages = layout.packages
+        self.shadowing = layout.shadowing
+        self.cached_facts = cache.facts()
+        self.layout_key = layout.key(ENGINE_VERSION, config.max_file_bytes)
+        self.records = Records(cache.records(self.layout_key), layout)
         self.new_facts: dict[str, Any] = {}
         self.on_parse = on_parse
-        self.by_path = {f.relpath: f for f in files}
-        self.files = files
-        # Which file a module name means, as Python's import finds it: the first source root
-        # (in ``source_roots`` order) that holds it, and there a package before a module.
-        roots = [os.path.realpath(r) for r in config.source_roots]
-        self.roots = {f.relpath: self._root_of(f.abspath, roots) for f in files}
-        self.modules: dict[str, str] = {}
-        ranked: dict[str, tuple[int, int, str]] = {}
-        for f in files:
-            if f.module is None:
-                continue
-            root = self.roots[f.relpath]
-            rank = (
-                roots.index(root) if root in roots else len(roots),
-                0 if f.is_package else 1,
-                f.relpath,
-            )
-            if f.module not in ranked or rank < ranked[f.module]:
-                ranked[f.module] = rank
-                self.modules[f.module] = f.relpath
-        #: packages beside a module of the same name (``x/__init__.py`` and ``x.py``): the
-        #: compiled scanner would read the module, Python imports the package
-        plain = {(f.module, self.roots[f.relpath]) for f in files if not f.is_package}
-        self.shadowing = {
-            m
-            for m, (_, kind, _) in ranked.items()
-            if kind == 0 and (m, self.roots[self.modules[m]]) in plain
-        }
-        self.packages = {
-            f.module
-            for f in files
-            if f.module is not None and f.is_package and self.modules.get(f.module) == f.relpath
-        }
         self.screens: dict[str, screen.Screened] = {}
         self.items: dict[str, screen.Loaded] = {}
         self.facts: dict[str, FileFacts] = {}
@@ -161,78 +141,86 @@ class FactStore:
         self.target = config.target_version
         #: modules without (complete) static edges: parsed once a clean upstream loads them
         self.unscanned: set[str] = set()
-        self._hiding: dict[str, Hiding] = {}
         self._module_words: frozenset[bytes] | None = None
-        self._kinds: dict[str, str] = {}
+        self.definitions = Definitions(self)
 
-    @staticmethod
-    def _root_of(path: str, roots: list[str]) -> str | None:
-        """The longest source root ``path`` lies in."""
-        best: str | None = None
-        for root in roots:
-            if path.startswith(root.rstrip(os.sep) + os.sep) and (
-                best is None or len(root) > len(best)
-            ):
-                best = root
-        return best
-
-    # -- reading ---------------------------------------------------------------------------
     def seals(self, module: str) -> bool:
+        """Whether a boundary seals ``module`` (its facts come from the libcst pass)."""
         return any(b.seals(module) for b in self.config.boundaries)
 
+    def kind_of(self, qname: str) -> str:
+        """What ``qname`` is defined as (:meth:`.definitions.Definitions.kind_of`)."""
+        return self.definitions.kind_of(qname)
+
+    # -- reading ---------------------------------------------------------------------------
     def screen_all(self) -> None:
-        """Step 1: read every file once, keep only its flags."""
+        """Step 1: read every file once (those unchanged since the cached run: not at all),
+        keep only its flags."""
         limit = self.config.max_file_bytes
         for f in self.files:
-            owner = f.module is not None and self.modules.get(f.module) == f.relpath
-            self.screens[f.relpath] = screen.screen(f, limit, f.module if owner else None)
+            found = self.records.screened(f)
+            if found is None:
+                found = screen.screen(f, limit, f.module if self.layout.owns(f) else None)
+            self.screens[f.relpath] = found
 
     def hiding(self, path: str) -> Hiding | None:
         """What the file at ``path`` may hide from the scan (:mod:`.hiding`), read again when
         first asked (only the files a verdict can depend on are asked about); None when it
         cannot be read now."""
-        found = self._hiding.get(path)
+        found = self.records.hiding(path)
         if found is None:
-            item = self.items.get(path) or screen.load(
-                self.by_path[path], self.config.max_file_bytes
-            )
+            item = self.items.get(path) or self._read(path)
             if item.error is not None:
                 return None
             if self._module_words is None:
                 self._module_words = frozenset(m.rpartition(".")[2].encode() for m in self.modules)
-            found = self._hiding[path] = hiding(item.scan, self._module_words)
+            found = self.records.hidings[path] = hiding(item.scan, self._module_words)
         return found
 
     def _read(self, path: str) -> screen.Loaded:
         return screen.load(self.by_path[path], self.config.max_file_bytes)
 
     def item(self, path: str) -> screen.Loaded:
+        """The file at ``path`` as read (kept while a pass needs its text)."""
         item = self.items.get(path)
         if item is None:
-            item = screen.load(self.by_path[path], self.config.max_file_bytes)
-            self.items[path] = item
+            item = self.items[path] = self._read(path)
         return item
 
     def scan_tree(self) -> set[str]:
         """Step 2; returns the modules the scanner rejected (parsed first thing, for CPython's
         verdict on them). Modules it must not or could not judge alone are in
-        ``self.unscanned``: they are parsed when a clean upstream module loads them."""
+        ``self.unscanned``: they are parsed when a clean upstream module loads them. A module
+        whose file is unchanged since the cached run keeps that run's scan."""
         targets: list[ScanTarget] = []
         exact: set[str] = set()
         for module, path in self.modules.items():
-            screen = self.screens[path]
-            if screen.error is not None:
+            screened = self.screens[path]
+            if screened.error is not None:
                 continue
             root = self.roots[path]
-            if screen.exact_only or module in self.shadowing or root is None:
+            if screened.exact_only or module in self.shadowing or root is None:
                 exact.add(module)
                 continue
             targets.append(ScanTarget(module, root, self.by_path[path].abspath))
-        graph = scan(targets)
+        reused = self.records.scanned(self.by_path[self.modules[t.module]] for t in targets)
+        fresh = {t.module for t in targets} - set(reused.edges)
+        graph = scan(targets, only=fresh) if fresh else reused
+        if fresh:
+            graph.merge(reused)
         self.static = graph.edges
         self.external = graph.external
+        self.records.scans = graph
         self.unscanned = exact | graph.unresolved | set(graph.failed)
         return set(graph.failed)
+
+    def known(self) -> dict[str, Any]:
+        """What this run learnt, for the cache: facts by content key, and per file its
+        fingerprint, screen, scan and hiding check."""
+        return {
+            "facts": self.new_facts,
+            "files": {"layout": self.layout_key, "records": self.records.dump(self.screens)},
+        }
 
     # -- parsing ---------------------------------------------------------------------------
     def cache_key(self, item: screen.Loaded, full: bool) -> str:
@@ -358,66 +346,3 @@ class FactStore:
     def text_of(self, path: str) -> str | None:
         item = self.items.get(path)
         return item.decoded() if item is not None and item.error is None else None
-
-    # -- ST104: what a first-party name is defined as ----------------------------------------
-    def kind_of(self, qname: str) -> str:
-        """What ``qname`` (``module.name`` of a first-party module) is defined as there:
-        ``function``, ``class``, ``value``, ``module``, ``external:<name>`` (re-exported
-        from a module outside the source roots) or ``unknown``; re-exports and aliases are
-        followed through first-party modules (parsed as needed)."""
-        known = self._kinds.get(qname)
-        if known is None:
-            known = self._kinds[qname] = self._kind_of(qname)
-        return known
-
-    def _kind_of(self, qname: str) -> str:
-        kinds: set[str] = set()
-        seen: set[str] = set()
-        work = [qname]
-        while work and len(seen) < 500:
-            name = work.pop()
-            if name not in seen:
-                seen.add(name)
-                found, more = self._definition(name)
-                kinds |= found
-                work.extend(more)
-        for kind in ("function", "external:", "class", "value", "module"):
-            match = sorted(k for k in kinds if k.startswith(kind))
-            if match:
-                return match[0]
-        return "unknown"
-
-    def _definition(self, name: str) -> tuple[set[str], list[str]]:
-        """What ``name`` is bound to in its first-party module: the kinds found there, and
-        the names it is bound through (re-exports, star imports, aliases) to follow."""
-        if name in self.modules:
-            return {"module"}, []
-        module = longest_module(name, self.modules)
-        if module is None:
-            return {f"external:{name}"}, []
-        first, _, rest = name[len(module) + 1 :].partition(".")
-        tail = f".{rest}" if rest else ""
-        path = self.modules[module]
-        self.parse([path])
-        facts = self.facts.get(path)
-        if facts is None or facts.error is not None:
-            return {"unknown"}, []
-        defs: dict[str, list[str]] = facts.extra.get("defs", {})
-        bindings = defs.get(first)
-        if not bindings:  # perhaps bound by a star import
-            stars = [b[5:] for b in defs.get("*", ()) if b.startswith("star:")]
-            return (set() if stars else {"unknown"}), [f"{s}.{first}{tail}" for s in stars]
-        kinds: set[str] = set()
-        more: list[str] = []
-        for binding in bindings:
-            tag, _, value = binding.partition(":")
-            if tag in ("function", "class", "value"):
-                # an attribute of one of those is no name the rule can judge
-                kinds.add(tag if not rest else "unknown")
-            elif tag in ("import", "module"):
-                more.append(value + tail)
-            elif tag == "alias":
-                head, _, after = value.partition(".")
-                # the alias's head is a name of this same module
-                more.append(f"{module}.{head}" + (f".{after}" if after else "") + tail)
-        return kinds, more

@@ -10,6 +10,7 @@ import pytest
 from lint_project import Project
 
 from sealed_trace.lint import engine
+from sealed_trace.lint.cache import KNOWN_FILE
 
 
 def test_files_no_clean_upstream_module_loads_are_never_parsed(project: Project) -> None:
@@ -128,10 +129,14 @@ def test_corrupt_cache_is_ignored(project: Project) -> None:
     cache.mkdir()
     (cache / engine.CACHE_FILE).write_text("{not json", encoding="utf-8")
     assert [f.code for f in project.run(use_cache=True).findings] == ["ST102"]
-    data = json.loads((cache / engine.CACHE_FILE).read_text())
-    data["facts"] = {k: {"bad": 1} for k in data["facts"]}
-    data["run"] = {}
-    (cache / engine.CACHE_FILE).write_text(json.dumps(data))
+    (cache / engine.CACHE_FILE).write_text("{}")  # no last run: what is known is read
+    known = json.loads((cache / KNOWN_FILE).read_text())
+    known["facts"] = {k: {"bad": 1} for k in known["facts"]}
+    records = known["files"]["records"]
+    # each file's record keeps its fingerprint (so it is taken) but holds nonsense
+    for path, record in records.items():
+        records[path] = [record[0], ["x"], [1, 2], ["y", None]]
+    (cache / KNOWN_FILE).write_text(json.dumps(known))
     assert [f.code for f in project.run(use_cache=True).findings] == ["ST102"]
 
 
@@ -216,3 +221,57 @@ def test_an_unparsed_module_with_a_hidden_import_is_parsed(project: Project, tex
     result = project.run(parsed=parsed)
     assert "src/pkg/mid.py" in parsed
     assert result.findings  # an edge to the sealed module (ST402) or a hidden import (ST301)
+
+
+def _count_reads_and_scans(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[object]]:
+    from sealed_trace.lint import screen, store
+
+    reads: list[str] = []
+    scans: list[object] = []
+    real_screen, real_scan = screen.screen, store.scan
+
+    def counting_screen(file, *args):  # type: ignore[no-untyped-def]
+        reads.append(file.relpath)
+        return real_screen(file, *args)
+
+    def counting_scan(targets, only=None):  # type: ignore[no-untyped-def]
+        scans.append(sorted(only) if only is not None else None)
+        return real_scan(targets, only)
+
+    monkeypatch.setattr(screen, "screen", counting_screen)
+    monkeypatch.setattr(store, "scan", counting_scan)
+    return reads, scans
+
+
+def test_an_edit_reads_and_scans_the_edited_file_only(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.top_toml = 'source_roots = ["src"]\n'
+    project.write("src/pkg/helper.py", "import json\n")
+    project.write("src/pkg/up/b.py", "from pkg import helper\n")
+    assert project.run(use_cache=True).findings == ()
+    reads, scans = _count_reads_and_scans(monkeypatch)
+    project.write("src/pkg/helper.py", "import json\nfrom pkg import sealed\n")
+    found = project.run(use_cache=True).findings
+    assert reads == ["src/pkg/helper.py"]
+    assert scans == [["pkg.helper"]]
+    assert [(f.path, f.code) for f in found] == [("src/pkg/up/b.py", "ST402")]
+    # and back: the reverse dependency is gone
+    project.write("src/pkg/helper.py", "import json\n")
+    assert project.run(use_cache=True).findings == ()
+
+
+def test_a_new_module_makes_the_whole_tree_scanned_again(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.top_toml = 'source_roots = ["src"]\n'
+    project.write("src/pkg/up/b.py", "from pkg import helper\n")  # a name, not a module yet
+    assert project.run(use_cache=True).findings == ()
+    reads, scans = _count_reads_and_scans(monkeypatch)
+    # ``from pkg import helper`` now imports a module: every import resolves anew
+    project.write("src/pkg/helper.py", "from pkg import sealed\n")
+    found = project.run(use_cache=True).findings
+    files = project.config().files
+    assert scans == [sorted(f.module for f in files if f.module)]
+    assert len(reads) == len(files)
+    assert [(f.path, f.code) for f in found] == [("src/pkg/up/b.py", "ST402")]
