@@ -44,21 +44,13 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from sealed_trace.lint import screen
-from sealed_trace.lint.cache import RUN_FILE, LintCache
+from sealed_trace.lint.cache import ENGINE_VERSION, RUN_FILE, LintCache
 from sealed_trace.lint.catalog import RuleInfo, register_rule_info
-from sealed_trace.lint.closure import ClosureCheck
-from sealed_trace.lint.config import Boundary, LintConfig
+from sealed_trace.lint.config import LintConfig
 from sealed_trace.lint.discover import SourceFile, discover, is_excluded
-from sealed_trace.lint.findings import Finding, sort_findings
-from sealed_trace.lint.layout import Layout
-from sealed_trace.lint.plan import ParsePlan
-from sealed_trace.lint.reverse import BoundaryReach, reverse_kinds
-from sealed_trace.lint.rules import BUILTIN_RULES, ClosureEdge, Rule, RuleContext
-from sealed_trace.lint.store import ENGINE_VERSION, FactStore, SealedPass
-from sealed_trace.lint.suppressions import apply_suppressions, scan_suppressions
+from sealed_trace.lint.findings import Finding
+from sealed_trace.lint.rules import BUILTIN_RULES, Rule
 
 __all__ = ["CACHE_FILE", "ENGINE_VERSION", "LintResult", "lint"]
 
@@ -135,7 +127,10 @@ def lint(
         return LintResult(cached, checked, 0, True, rules, time.perf_counter() - started)
     plugin_rules: tuple[Rule, ...] = tuple(rule_loader()) if rule_loader is not None else ()
     rules = (*rules, *plugin_rules)
-    result, known = _Run(config, files, selected, rules, cache, on_parse).execute()
+    # the parse machinery loads on a cache miss only: the warm path never pays for it
+    from sealed_trace.lint.run import ColdRun
+
+    result, known = ColdRun(config, files, selected, rules, cache, on_parse).execute()
     cache.save(
         {
             "key": run_key,
@@ -187,227 +182,3 @@ def _warm(
         with contextlib.suppress(ValueError, TypeError):
             register_rule_info(RuleInfo(*info))
     return cached
-
-
-class _Run:
-    """One cold or partly cached run (steps 1-5 of the module docstring)."""
-
-    def __init__(
-        self,
-        config: LintConfig,
-        files: list[SourceFile],
-        selected: set[str] | None,
-        rules: tuple[Rule, ...],
-        cache: LintCache,
-        on_parse: Callable[[str], None] | None,
-    ) -> None:
-        if any(f.module in ("typing", "typing_extensions") for f in files):
-            # A first-party ``typing`` shadows the standard one: its TYPE_CHECKING may be true.
-            config = dataclasses.replace(
-                config,
-                boundaries=tuple(
-                    dataclasses.replace(b, type_checking_imports="count") for b in config.boundaries
-                ),
-            )
-        self.config = config
-        self.selected = selected
-        self.rules = rules
-        self.store = FactStore(config, Layout.of(files, config.source_roots), cache, on_parse)
-        self._reach: dict[tuple[str, int], BoundaryReach] = {}
-        self._upstreams: dict[str, list[str]] = {}
-        self._sealeds: dict[str, list[str]] = {}
-        #: ST404 per (boundary name, sealed module)
-        self.closures: dict[tuple[str, str], tuple[ClosureEdge, ...]] = {}
-        judges_upstream = any(
-            set(rule.roles) - {"boundary"} for rule in rules if rule not in BUILTIN_RULES
-        )
-        self.plan = ParsePlan(self.store, config.boundaries, self.reach_of, judges_upstream)
-
-    # -- reading ---------------------------------------------------------------------------
-    def _is_selected(self, relpath: str) -> bool:
-        return self.selected is None or relpath in self.selected
-
-    def reach_of(self, b: Boundary) -> BoundaryReach:
-        """What reaches ``b``'s sealed module over the facts known now, never through a module
-        ``b`` seals (see :class:`.reverse.BoundaryReach`)."""
-        key = (b.name, len(self.store.facts))
-        cached = self._reach.get(key)
-        if cached is None:
-            hop = self.store.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
-            cached = self._reach[key] = BoundaryReach(self.store, b, hop, self._upstream(b))
-        return cached
-
-    def _upstream(self, b: Boundary) -> list[str]:
-        found = self._upstreams.get(b.name)
-        if found is None:
-            found = self._upstreams[b.name] = sorted(
-                m for m in self.store.modules if b.is_upstream(m)
-            )
-        return found
-
-    def _sealed(self, b: Boundary) -> list[str]:
-        found = self._sealeds.get(b.name)
-        if found is None:
-            found = self._sealeds[b.name] = sorted(m for m in self.store.modules if b.seals(m))
-        return found
-
-    # -- step 4 ----------------------------------------------------------------------------
-    def _fixpoint(self, need: set[str]) -> None:
-        """Step 4: parse ``need``, then what the plan asks for (:mod:`.plan`), until it asks
-        for nothing new."""
-        tried: set[str] = set()
-        while True:
-            need = need - tried
-            if need:
-                tried |= need
-                self.store.parse(need)
-            need = self.plan.next() - tried
-            if not need:
-                return
-
-    # -- step 5 ----------------------------------------------------------------------------
-    def execute(self) -> tuple[LintResult, dict[str, Any]]:
-        """Steps 1-5 of the module docstring; returns the result and the facts to cache."""
-        # The sealed modules' libcst pass (libcst's import alone takes a third of a second)
-        # runs on a process pool while this one screens and scans the tree and parses
-        # what the fixpoint asks for: the reverse-dependency graph never runs through a sealed
-        # module, so the fixpoint does not wait for their facts.
-        sealed = self._load_sealed()
-        pass_ = SealedPass(self.store, sealed)
-        try:
-            self.store.screen_all()
-            rejected = self.store.scan_tree()
-            self._fixpoint(self.plan.first(rejected))
-        finally:
-            pass_.finish()
-        self.store.parse(sealed)  # whatever the process could not answer, parsed here
-        self._fixpoint(set())
-        self._close()
-        per_file: dict[str, list[Finding]] = {}
-        for b in self.config.boundaries:
-            self._judge(b, per_file)
-        return self._report(per_file), self.store.known()
-
-    def _load_sealed(self) -> list[str]:
-        """Read the sealed modules' files (their text goes to the libcst pass)."""
-        sealed = sorted(
-            path for module, path in self.store.modules.items() if self.store.seals(module)
-        )
-        for path in sealed:
-            self.store.items[path] = screen.load(
-                self.store.by_path[path], self.config.max_file_bytes
-            )
-        return [path for path in sealed if self.store.items[path].error is None]
-
-    def _close(self) -> None:
-        """ST404's closures. They parse the modules on their chains; what those show may
-        change the graph, so the fixpoint runs again until neither parses anything new."""
-        closures = ClosureCheck(self.store)
-        while True:
-            before = len(self.store.facts)
-            self.closures = {
-                (b.name, m): closures.edges(m, b)
-                for b in self.config.boundaries
-                if b.closure
-                for m in sorted(self.store.modules)
-                if b.seals(m)
-            }
-            self._fixpoint(set())
-            if len(self.store.facts) == before:
-                return
-
-    def _judge(self, b: Boundary, per_file: dict[str, list[Finding]]) -> None:
-        """Step 5 for one boundary: its sealed and upstream modules, the packages above
-        upstream modules that cause a reverse dependency, and the reached modules."""
-        reach = self.reach_of(b)
-        causes = reach.root_causes()
-        first_party = frozenset(self.store.modules)
-        for path, facts in list(self.store.facts.items()):
-            module = self.store.by_path[path].module
-            if module is None or facts.error is not None or not self._is_selected(path):
-                continue
-            if self.store.modules.get(module) != path:
-                continue
-            if b.seals(module):
-                closure = self.closures.get((b.name, module), ())
-                ctx = RuleContext(path, module, facts, b, "boundary", self.store.text_of(path))
-                ctx = dataclasses.replace(
-                    ctx, first_party=first_party, closure=closure, kind_of=self.store.kind_of
-                )
-            elif b.is_upstream(module):
-                edges = reach.cause_edges(module, causes.get(module))
-                ctx = RuleContext(
-                    path, module, facts, b, "upstream", self.store.text_of(path), edges, first_party
-                )
-            else:
-                continue
-            self._run_rules(per_file, ctx)
-        for package, affected in causes.items():
-            path = self.store.modules[package]
-            package_facts = self.store.facts.get(path)
-            if b.is_upstream(package) or package_facts is None or package_facts.error is not None:
-                continue
-            if not self._is_selected(path):
-                continue
-            edges = reach.cause_edges(package, affected)
-            ctx = RuleContext(
-                path, package, package_facts, b, "ancestor", self.store.text_of(path), edges
-            )
-            self._run_rules(
-                per_file, dataclasses.replace(ctx, first_party=first_party, affected=affected)
-            )
-        for module, chain in reach.reached():
-            path = self.store.modules[module]
-            if self._is_selected(path):
-                ctx = RuleContext(
-                    path, module, self.store.facts[path], b, "reached", self.store.text_of(path)
-                )
-                ctx = dataclasses.replace(ctx, first_party=first_party, reached_from=chain)
-                self._run_rules(per_file, ctx)
-
-    def _report(self, per_file: dict[str, list[Finding]]) -> LintResult:
-        """The engine's own findings (files it could not read or parse) and the rules',
-        after suppressions, sorted."""
-        result: list[Finding] = []
-        for f in self.store.files:
-            path = f.relpath
-            if not self._is_selected(path):
-                continue
-            error = self.store.screens[path].error or (
-                self.store.facts[path].error if path in self.store.facts else None
-            )
-            if error is not None:
-                code, line, col, message = error
-                result.append(Finding(path, line, col, code, message, anchor=message))
-            elif path in self.store.facts or self.store.screens[path].marker:
-                per_file.setdefault(path, [])
-        for path, found in per_file.items():
-            parsed = self.store.facts.get(path)
-            suppressions = parsed.suppressions if parsed is not None else ()
-            if not suppressions and self.store.screens[path].marker:
-                suppressions = scan_suppressions(self.store.item(path).decoded())
-            result.extend(apply_suppressions(path, found, suppressions))
-        checked = sum(1 for f in self.store.files if self._is_selected(f.relpath))
-        return LintResult(
-            tuple(sort_findings(result)), checked, len(self.store.facts), False, self.rules
-        )
-
-    def _run_rules(self, per_file: dict[str, list[Finding]], ctx: RuleContext) -> None:
-        found = per_file.setdefault(ctx.path, [])
-        for rule in self.rules:
-            if ctx.role in rule.roles:
-                found.extend(self._check(rule, ctx))
-
-    def _check(self, rule: Rule, ctx: RuleContext) -> list[Finding]:
-        try:
-            return list(rule.check(ctx))
-        except Exception as exc:  # a plugin rule must never make the lint crash or pass
-            return [
-                ctx.finding(
-                    1,
-                    1,
-                    "ST006",
-                    f"rule {getattr(rule, 'code', '?')} raised {type(exc).__name__}: {exc}",
-                    f"{getattr(rule, 'code', '?')}",
-                )
-            ]

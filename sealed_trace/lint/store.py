@@ -22,7 +22,7 @@ from typing import Any
 
 from sealed_trace.lint import screen
 from sealed_trace.lint.ast_pass import extract_graph_facts
-from sealed_trace.lint.cache import LintCache
+from sealed_trace.lint.cache import ENGINE_VERSION, LintCache
 from sealed_trace.lint.config import LintConfig
 from sealed_trace.lint.cst_pool import sealed_facts, submit, workers_for
 from sealed_trace.lint.definitions import Definitions
@@ -36,7 +36,6 @@ from sealed_trace.lint.suppressions import MARKER, scan_suppressions
 
 __all__ = ["ENGINE_VERSION", "FactStore", "SealedPass"]
 
-ENGINE_VERSION = "10"
 _MARKER = MARKER.encode()
 
 
