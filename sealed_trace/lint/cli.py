@@ -44,6 +44,96 @@ def _jobs(value: str) -> int:
     return number
 
 
+_FLAG = {"action": "store_true"}
+_CODES = {"action": "append", "default": [], "metavar": "CODES"}
+#: Each option of ``lint``: its flags, its ``args`` attribute and the rest of what argparse
+#: takes (the help last).
+_OPTIONS: tuple[tuple[tuple[str, ...], str, dict[str, Any]], ...] = (
+    (
+        ("--config",),
+        "lint_config",
+        {
+            "metavar": "FILE",
+            "help": "pyproject.toml holding [tool.sealed_trace] (default: nearest)",
+        },
+    ),
+    (
+        ("--format",),
+        "lint_format",
+        {"choices": _FORMATS, "default": "text", "help": "report format (default: text)"},
+    ),
+    (
+        ("--output-file",),
+        "lint_output",
+        {"metavar": "FILE", "help": "write the report to FILE instead of standard output"},
+    ),
+    (
+        ("--include-suppressed",),
+        "lint_include_suppressed",
+        {
+            **_FLAG,
+            "help": "with --format sarif: also report the findings a suppression comment, an "
+            "ignore entry or the baseline hides, marked in 'suppressions' with the reason",
+        },
+    ),
+    (("--exit-zero",), "lint_exit_zero", {**_FLAG, "help": "exit 0 even when there are findings"}),
+    (("--no-cache",), "lint_no_cache", {**_FLAG, "help": "neither read nor write the lint cache"}),
+    (
+        ("--select",),
+        "lint_select",
+        {
+            **_CODES,
+            "help": "report only these rules (codes, prefixes such as ST4, or names; "
+            "comma-separated, repeatable)",
+        },
+    ),
+    (("--ignore",), "lint_ignore", {**_CODES, "help": "do not report these rules (as --select)"}),
+    (
+        ("--write-baseline",),
+        "lint_write_baseline",
+        {
+            "metavar": "FILE",
+            "help": 'record today\'s findings in FILE (then set baseline = "FILE" in the policy) '
+            "and exit 0",
+        },
+    ),
+    (
+        ("--skip-uncovered",),
+        "lint_skip_uncovered",
+        {
+            **_FLAG,
+            "help": "skip, instead of refusing, PATHs outside the policy's source roots (what a "
+            "pre-commit hook passes)",
+        },
+    ),
+    (
+        ("--statistics",),
+        "lint_statistics",
+        {**_FLAG, "help": "print the number of findings per rule instead of the findings"},
+    ),
+    (
+        ("--show-source",),
+        "lint_show_source",
+        {**_FLAG, "help": "show the offending line with a caret under each finding (text)"},
+    ),
+    (
+        ("--quiet", "-q"),
+        "lint_quiet",
+        {**_FLAG, "help": "print the findings only: no summary line, no notes"},
+    ),
+    (
+        ("--jobs",),
+        "lint_jobs",
+        {
+            "type": _jobs,
+            "default": None,
+            "metavar": "N",
+            "help": "accepted for compatibility: the import scanner uses every core",
+        },
+    ),
+)
+
+
 def add_lint_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the lint options to ``parser`` (shared by the subcommand and ``-m`` entry)."""
     parser.add_argument(
@@ -52,102 +142,8 @@ def add_lint_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="files or directories to report on (default: the source roots)",
     )
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        dest="lint_config",
-        help="pyproject.toml holding [tool.sealed_trace] (default: nearest)",
-    )
-    parser.add_argument(
-        "--format",
-        choices=_FORMATS,
-        default="text",
-        dest="lint_format",
-        help="report format (default: text)",
-    )
-    parser.add_argument(
-        "--output-file",
-        metavar="FILE",
-        dest="lint_output",
-        help="write the report to FILE instead of standard output",
-    )
-    parser.add_argument(
-        "--include-suppressed",
-        action="store_true",
-        dest="lint_include_suppressed",
-        help="with --format sarif: also report the findings a suppression comment, an ignore "
-        "entry or the baseline hides, marked in 'suppressions' with the reason",
-    )
-    parser.add_argument(
-        "--exit-zero",
-        action="store_true",
-        dest="lint_exit_zero",
-        help="exit 0 even when there are findings",
-    )
-    parser.add_argument(
-        "--no-cache",
-        action="store_true",
-        dest="lint_no_cache",
-        help="neither read nor write the lint cache",
-    )
-    parser.add_argument(
-        "--select",
-        action="append",
-        default=[],
-        dest="lint_select",
-        metavar="CODES",
-        help="report only these rules (codes, prefixes such "
-        "as ST4, or names; comma-separated, repeatable)",
-    )
-    parser.add_argument(
-        "--ignore",
-        action="append",
-        default=[],
-        dest="lint_ignore",
-        metavar="CODES",
-        help="do not report these rules (as --select)",
-    )
-    parser.add_argument(
-        "--write-baseline",
-        metavar="FILE",
-        dest="lint_write_baseline",
-        help='record today\'s findings in FILE (then set baseline = "FILE" '
-        "in the policy) and exit 0",
-    )
-    parser.add_argument(
-        "--skip-uncovered",
-        action="store_true",
-        dest="lint_skip_uncovered",
-        help="skip, instead of refusing, PATHs outside the policy's source "
-        "roots (what a pre-commit hook passes)",
-    )
-    parser.add_argument(
-        "--statistics",
-        action="store_true",
-        dest="lint_statistics",
-        help="print the number of findings per rule instead of the findings",
-    )
-    parser.add_argument(
-        "--show-source",
-        action="store_true",
-        dest="lint_show_source",
-        help="show the offending line with a caret under each finding (text)",
-    )
-    parser.add_argument(
-        "--quiet",
-        "-q",
-        action="store_true",
-        dest="lint_quiet",
-        help="print the findings only: no summary line, no notes",
-    )
-    parser.add_argument(
-        "--jobs",
-        type=_jobs,
-        default=None,
-        dest="lint_jobs",
-        metavar="N",
-        help="accepted for compatibility: the import scanner uses every core",
-    )
+    for flags, dest, spec in _OPTIONS:
+        parser.add_argument(*flags, dest=dest, **spec)
 
 
 def add_lint_parser(subparsers: Any) -> None:
