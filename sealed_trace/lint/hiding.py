@@ -116,17 +116,21 @@ def hiding(scan: bytes, module_words: frozenset[bytes]) -> Hiding:
 
 #: A name after a dot (what an attribute chain spells: ``pkg.sealed``; blanks, line breaks,
 #: continuations and comments may stand between them inside brackets) or alone in a string
-#: literal (``getattr(pkg, "sealed")``).
+#: literal (``getattr(pkg, "sealed")``). The dotted name right after ``import`` or ``from``
+#: is matched first and spells none: an import statement is the scan's, not an attribute
+#: chain (the same text in a docstring's example is no code at all).
 _ATTRIBUTE_WORD = re.compile(
-    rb"\.(?:[ \t\f\r\n\\]|#[^\r\n]*)*([A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*)"
+    rb"(?<![A-Za-z0-9_\x80-\xff])(?:import|from)[ \t\f]+[A-Za-z0-9_.\x80-\xff]+"
+    rb"|\.(?:[ \t\f\r\n\\]|#[^\r\n]*)*([A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*)"
     rb"|[\"']([A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*)[\"']"
 )
 
 
 def attribute_words(scan: bytes) -> frozenset[bytes]:
-    """The names ``scan`` spells as an attribute or as a whole string literal: the only ways
-    an attribute chain can name a module no import of the file names (see :class:`Screened`)."""
-    return frozenset(a or b for a, b in _ATTRIBUTE_WORD.findall(scan))
+    """The names ``scan`` spells as an attribute or as a whole string literal, outside the
+    dotted name an import statement names: the only ways an attribute chain can name a
+    module no import of the file names (see :class:`Hiding`)."""
+    return frozenset(a or b for a, b in _ATTRIBUTE_WORD.findall(scan) if a or b)
 
 
 def has_word(scan: bytes, word: bytes) -> bool:
