@@ -67,6 +67,7 @@ ROOT_WORDS = (
 #: an attribute, a string naming them) holds the whole word, and as parts of words they are
 #: common (``dispatch``, ``allocate``, ``listener``, ``mocked``).
 WHOLE_ROOT_WORDS = (b"patch", b"locate", b"listen", b"mock")
+_WHOLE_WORDS = frozenset((b"imp", *WHOLE_ROOT_WORDS))
 #: ``__name__`` is in almost every file; only a write to it makes relative imports computed.
 _NAME_WRITE = re.compile(rb"__name__[ \t]*(?:=(?!=)|:=)")
 _DYNAMIC = (*DYNAMIC_WORDS, *ROOT_WORDS)
@@ -106,9 +107,10 @@ class Hiding:
 def hiding(scan: bytes, module_words: frozenset[bytes]) -> Hiding:
     """:class:`Hiding` of the NFKC-normalised text ``scan`` (see :func:`.screen.load`);
     ``module_words`` are the last parts of every first-party module name."""
-    known = tokens(scan) & module_words
+    found = tokens(scan)
+    known = found & module_words
     return Hiding(
-        may_import_dynamically(scan),
+        _imports_dynamically(scan, found),
         star_import(scan),
         attribute_words(scan) & known if known else frozenset(),
     )
@@ -183,10 +185,18 @@ def may_import_dynamically(scan: bytes) -> bool:
     callable that imports what a string names, or it looks a name up with a string literal
     spelled through escapes or implicit concatenation (which the parser folds into a name the
     bytes do not show)."""
-    if any(word in scan for word in _DYNAMIC):
+    return _imports_dynamically(scan, tokens(scan))
+
+
+def _imports_dynamically(scan: bytes, found: frozenset[bytes]) -> bool:
+    """:func:`may_import_dynamically` of ``scan``, whose identifiers are ``found``. Every word
+    looked for is made of identifier bytes, so it occurs in ``scan`` exactly when it occurs in
+    one of its identifiers: the searches run on the identifiers, each once."""
+    words = b" ".join(found)
+    if any(word in words for word in _DYNAMIC):
         return True
-    if any(has_word(scan, word) for word in (b"imp", *WHOLE_ROOT_WORDS)):
+    if not found.isdisjoint(_WHOLE_WORDS):
         return True
-    if b"__name__" in scan and _NAME_WRITE.search(scan):
+    if b"__name__" in found and _NAME_WRITE.search(scan):
         return True
-    return any(word in scan for word in _LOOKUP_WORDS) and _spelled(scan)
+    return any(word in words for word in _LOOKUP_WORDS) and _spelled(scan)

@@ -141,11 +141,15 @@ class FactStore:
         #: modules without (complete) static edges: parsed once a clean upstream loads them
         self.unscanned: set[str] = set()
         self._module_words: frozenset[bytes] | None = None
+        self._sealed: dict[str, bool] = {}
         self.definitions = Definitions(self)
 
     def seals(self, module: str) -> bool:
         """Whether a boundary seals ``module`` (its facts come from the libcst pass)."""
-        return any(b.seals(module) for b in self.config.boundaries)
+        found = self._sealed.get(module)
+        if found is None:
+            found = self._sealed[module] = any(b.seals(module) for b in self.config.boundaries)
+        return found
 
     def kind_of(self, qname: str) -> str:
         """What ``qname`` is defined as (:meth:`.definitions.Definitions.kind_of`)."""

@@ -8,10 +8,12 @@ declarations of :mod:`sealed_trace.lint.config.fields`.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import hashlib
 import json
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -107,7 +109,7 @@ class Boundary:
         """True when ``module`` matches an upstream pattern and is not the sealed module."""
         if self.seals(module):
             return False
-        return any(fnmatch.fnmatchcase(module, p) for p in self.upstream)
+        return _matcher(self.upstream)(module)
 
     def seals(self, module: str) -> bool:
         """True when ``module`` is the sealed module or inside it (a sealed package)."""
@@ -125,13 +127,40 @@ def _star_reaches(pattern: str, module: str) -> bool:
 
 def name_is_banned(qualified_name: str, patterns: Iterable[str]) -> bool:
     """Match ``a.b.c`` against banned patterns (``*`` spans dots; a name bans its attributes)."""
-    for pattern in patterns:
-        if "*" in pattern:
-            if fnmatch.fnmatchcase(qualified_name, pattern):
-                return True
-        elif qualified_name == pattern or qualified_name.startswith(pattern + "."):
+    found = _banned_matcher(tuple(patterns))
+    return found(qualified_name)
+
+
+@functools.lru_cache(maxsize=256)
+def _matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether a name matches one of the glob ``patterns`` (``fnmatch``'s, case-sensitive), as
+    one compiled pattern: a policy's patterns are asked about every module of a tree."""
+    if not patterns:
+        return lambda name: False
+    compiled = re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
+    return lambda name: compiled.match(name) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _banned_matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """:func:`name_is_banned` for one tuple of patterns: a name without ``*`` bans itself and
+    what lies below it (its attributes, its submodules), a pattern with ``*`` what it
+    matches."""
+    names = frozenset(p for p in patterns if "*" not in p)
+    wildcard = _matcher(tuple(p for p in patterns if "*" in p))
+
+    def banned(qualified_name: str) -> bool:
+        if wildcard(qualified_name):
             return True
-    return False
+        name = qualified_name
+        while True:
+            if name in names:
+                return True
+            name, dot, _ = name.rpartition(".")
+            if not dot:
+                return False
+
+    return banned
 
 
 @dataclass(frozen=True, slots=True)
