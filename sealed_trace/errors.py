@@ -3,6 +3,8 @@
 A bug in sealed-trace must not look like a finding (exit 1) or a wall of traceback: the command
 line exits 2 with one line, and the pytest plugin stops with one line. Setting
 ``SEALED_TRACE_TRACEBACK=1`` (or ``sealed-trace --traceback``) lets the exception through.
+
+Public, so that the pytest plugin words its internal errors as the command line does.
 """
 
 from __future__ import annotations
