@@ -267,32 +267,37 @@ class SealedTraceLintItem(pytest.Item):
         lines = [
             f"{f['path']}:{f['line']}:{f['column']} {f['code']} {f['message']}" for f in findings
         ]
-        codes = sorted({f["code"] for f in findings})
-        suppressible = [
-            c for c in codes if (info := lint.lookup_rule(c)) is None or info.suppressible
-        ]
         lines += ["", f"{len(findings)} finding(s) in {self.name}."]
-        policy = [c for c in codes if c in ("ST007", "ST008")]
-        if policy:
-            lines.append(
-                "Stale policy entries: remove the ignore entry (ST008), or rewrite the baseline "
-                "(ST007): sealed-trace lint --write-baseline <the baseline file>"
-            )
-        if suppressible:
-            lines.append(
-                "Fix them, or suppress one on its line with a reason: "
-                f"# sealed-trace: ignore[{suppressible[0]}] -- <why this is safe>"
-            )
-        elif len(policy) < len(codes):
-            lines.append(
-                "Fix them: these findings are about the files themselves and cannot be suppressed."
-            )
-        lines.append("Explain a rule: sealed-trace explain " + " | ".join(codes))
+        lines += _advice(sorted({f["code"] for f in findings}))
         return "\n".join(lines)
 
     def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
         """The real policy file (``--sealed-trace-config`` included): junit's ``file``."""
         return self.path, None, f"sealed-trace lint: {self.name}"
+
+
+def _advice(codes: list[str]) -> list[str]:
+    """What a failing lint item says to do about findings of ``codes``: remove stale policy
+    entries, fix or suppress (when a code can be suppressed), and how to explain a rule."""
+    suppressible = [c for c in codes if (info := lint.lookup_rule(c)) is None or info.suppressible]
+    policy = [c for c in codes if c in ("ST007", "ST008")]
+    lines = []
+    if policy:
+        lines.append(
+            "Stale policy entries: remove the ignore entry (ST008), or rewrite the baseline "
+            "(ST007): sealed-trace lint --write-baseline <the baseline file>"
+        )
+    if suppressible:
+        lines.append(
+            "Fix them, or suppress one on its line with a reason: "
+            f"# sealed-trace: ignore[{suppressible[0]}] -- <why this is safe>"
+        )
+    elif len(policy) < len(codes):
+        lines.append(
+            "Fix them: these findings are about the files themselves and cannot be suppressed."
+        )
+    lines.append("Explain a rule: sealed-trace explain " + " | ".join(codes))
+    return lines
 
 
 def lint_file_for(file_path: Path, parent: pytest.Collector) -> SealedTraceLintFile | None:
