@@ -83,11 +83,15 @@ class Literals:
         elif isinstance(node, ast.AugAssign):
             self._bind(node.target, _Binding())
         elif isinstance(node, ast.arguments):
-            for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg):
-                if arg is not None:
-                    self.bindings.setdefault(arg.arg, []).append(_Binding())
+            self._parameters(node)
         else:
             self._other(node)
+
+    def _parameters(self, node: ast.arguments) -> None:
+        """A function's parameters: bound to whatever a caller passes."""
+        for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg):
+            if arg is not None:
+                self.bindings.setdefault(arg.arg, []).append(_Binding())
 
     def _other(self, node: ast.AST) -> None:
         """Bindings whose value is never known: ``with ... as``, ``except ... as``, imports,

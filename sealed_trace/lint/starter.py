@@ -442,13 +442,20 @@ def _import_targets(file: SourceFile, tree: _Tree, kinds: Collection[EdgeKind]) 
     package = own if file.is_package else own.rpartition(".")[0]
     out: list[str] = []
     for statement, kind in _import_statements(syntax.body):
-        if kind not in kinds:
-            continue
-        for imported, name in _imported(statement, package):
-            target = _resolve(imported, name, tree)
-            if target is not None:
-                out += [m for m in _self_and_parents(target) if m in tree.modules]
+        if kind in kinds:
+            out += _loaded_by(statement, package, tree)
     return list(dict.fromkeys(out))
+
+
+def _loaded_by(statement: ast.Import | ast.ImportFrom, package: str, tree: _Tree) -> list[str]:
+    """The first-party modules one import statement of a module of ``package`` loads: each
+    target and the packages above it, in the order they run."""
+    out: list[str] = []
+    for imported, name in _imported(statement, package):
+        target = _resolve(imported, name, tree)
+        if target is not None:
+            out += [m for m in _self_and_parents(target) if m in tree.modules]
+    return out
 
 
 def _import_statements(
