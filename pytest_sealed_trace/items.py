@@ -178,15 +178,26 @@ def _report(config: pytest.Config, result: Any, root: str) -> None:
     output = path_setting(config, "sealed_trace_lint_output")
     if lint_format is None and output is None:
         return
+    report = lint.render_report(result, _report_format(lint_format), root)
+    if output is None:
+        config.stash[REPORT_KEY] = report
+    else:
+        _write_report(output, report)
+
+
+def _report_format(lint_format: str | None) -> str:
+    """The report's format: ``text`` unless one is named. Raises ``pytest.UsageError`` for
+    a name that is not a format."""
     if (lint_format or "text") not in LINT_FORMATS:
         raise pytest.UsageError(
             f"sealed_trace_lint_format must be one of {', '.join(LINT_FORMATS)}, not "
             f"{lint_format!r}"
         )
-    report = lint.render_report(result, lint_format or "text", root)
-    if output is None:
-        config.stash[REPORT_KEY] = report
-        return
+    return lint_format or "text"
+
+
+def _write_report(output: Path, report: str) -> None:
+    """Write ``report`` to ``output``. Raises ``pytest.UsageError`` when it cannot."""
     try:
         output.write_text(report, encoding="utf-8")
     except OSError as error:

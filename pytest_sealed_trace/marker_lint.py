@@ -109,6 +109,11 @@ class SharedLint:
                 requests = self._refuse(requests, error.problems)
         if policy is None:
             return
+        self._lint(policy, requests)
+
+    def _lint(self, policy: Any, requests: list[Request]) -> None:
+        """Lint ``policy`` and answer each of ``requests`` with its boundary's findings and
+        the findings of no boundary."""
         run = lint.lint_project(
             lint.LintOptions(policy=policy, use_cache=False, entry_point_plugins=False)
         )
