@@ -133,6 +133,7 @@ class EpisodeFactory:
     def spec(self, **changes: Any) -> EpisodeSpec:
         """An :class:`~sealed_trace.builder.EpisodeSpec` with ``changes`` (problem text,
         facts, organ, labels, span surfaces, operator set)."""
+        # the sealer (~70 ms) loads on first use: importing the plugin loads none of it
         from sealed_trace.builder import EpisodeSpec
 
         return EpisodeSpec(**changes)
@@ -154,6 +155,7 @@ class EpisodeFactory:
                 a span that is not in the problem text, a disposition a bound episode
                 cannot have).
         """
+        # the sealer (~70 ms) loads on first use: importing the plugin loads none of it
         from sealed_trace.builder import build_episode
 
         return build_episode(
@@ -237,6 +239,7 @@ class EpisodeFactory:
 
     def host(self, episode: PracticeEpisode) -> Any:
         """``episode`` with every record rebuilt in the configured host types."""
+        # the sealer (~70 ms) loads on first use: importing the plugin loads none of it
         from sealed_trace.builder import convert_records
 
         return convert_records(episode, self.record_types) if self.record_types else episode
@@ -248,6 +251,7 @@ class EpisodeFactory:
         Raises:
             ValueError: ``layout`` names no identity layout.
         """
+        # the sealer (~70 ms) loads on first use: importing the plugin loads none of it
         from sealed_trace import seal
 
         return seal(episode, layout=layout or self.layout)
@@ -259,6 +263,7 @@ def _tamper(name: str) -> Any:
     Raises:
         KeyError: unknown tamper name (the message lists the known ones).
     """
+    # the sealer (~70 ms) loads on first use: importing the plugin loads none of it
     from sealed_trace.builder import BOUND_TAMPERS, TAMPERS
 
     known = {**TAMPERS, **BOUND_TAMPERS}

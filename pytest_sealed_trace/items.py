@@ -178,15 +178,26 @@ def _report(config: pytest.Config, result: Any, root: str) -> None:
     output = path_setting(config, "sealed_trace_lint_output")
     if lint_format is None and output is None:
         return
+    report = lint.render_report(result, _report_format(lint_format), root)
+    if output is None:
+        config.stash[REPORT_KEY] = report
+    else:
+        _write_report(output, report)
+
+
+def _report_format(lint_format: str | None) -> str:
+    """The report's format: ``text`` unless one is named. Raises ``pytest.UsageError`` for
+    a name that is not a format."""
     if (lint_format or "text") not in LINT_FORMATS:
         raise pytest.UsageError(
             f"sealed_trace_lint_format must be one of {', '.join(LINT_FORMATS)}, not "
             f"{lint_format!r}"
         )
-    report = lint.render_report(result, lint_format or "text", root)
-    if output is None:
-        config.stash[REPORT_KEY] = report
-        return
+    return lint_format or "text"
+
+
+def _write_report(output: Path, report: str) -> None:
+    """Write ``report`` to ``output``. Raises ``pytest.UsageError`` when it cannot."""
     try:
         output.write_text(report, encoding="utf-8")
     except OSError as error:
@@ -267,32 +278,37 @@ class SealedTraceLintItem(pytest.Item):
         lines = [
             f"{f['path']}:{f['line']}:{f['column']} {f['code']} {f['message']}" for f in findings
         ]
-        codes = sorted({f["code"] for f in findings})
-        suppressible = [
-            c for c in codes if (info := lint.lookup_rule(c)) is None or info.suppressible
-        ]
         lines += ["", f"{len(findings)} finding(s) in {self.name}."]
-        policy = [c for c in codes if c in ("ST007", "ST008")]
-        if policy:
-            lines.append(
-                "Stale policy entries: remove the ignore entry (ST008), or rewrite the baseline "
-                "(ST007): sealed-trace lint --write-baseline <the baseline file>"
-            )
-        if suppressible:
-            lines.append(
-                "Fix them, or suppress one on its line with a reason: "
-                f"# sealed-trace: ignore[{suppressible[0]}] -- <why this is safe>"
-            )
-        elif len(policy) < len(codes):
-            lines.append(
-                "Fix them: these findings are about the files themselves and cannot be suppressed."
-            )
-        lines.append("Explain a rule: sealed-trace explain " + " | ".join(codes))
+        lines += _advice(sorted({f["code"] for f in findings}))
         return "\n".join(lines)
 
     def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
         """The real policy file (``--sealed-trace-config`` included): junit's ``file``."""
         return self.path, None, f"sealed-trace lint: {self.name}"
+
+
+def _advice(codes: list[str]) -> list[str]:
+    """What a failing lint item says to do about findings of ``codes``: remove stale policy
+    entries, fix or suppress (when a code can be suppressed), and how to explain a rule."""
+    suppressible = [c for c in codes if (info := lint.lookup_rule(c)) is None or info.suppressible]
+    policy = [c for c in codes if c in ("ST007", "ST008")]
+    lines = []
+    if policy:
+        lines.append(
+            "Stale policy entries: remove the ignore entry (ST008), or rewrite the baseline "
+            "(ST007): sealed-trace lint --write-baseline <the baseline file>"
+        )
+    if suppressible:
+        lines.append(
+            "Fix them, or suppress one on its line with a reason: "
+            f"# sealed-trace: ignore[{suppressible[0]}] -- <why this is safe>"
+        )
+    elif len(policy) < len(codes):
+        lines.append(
+            "Fix them: these findings are about the files themselves and cannot be suppressed."
+        )
+    lines.append("Explain a rule: sealed-trace explain " + " | ".join(codes))
+    return lines
 
 
 def lint_file_for(file_path: Path, parent: pytest.Collector) -> SealedTraceLintFile | None:

@@ -109,6 +109,11 @@ class SharedLint:
                 requests = self._refuse(requests, error.problems)
         if policy is None:
             return
+        self._lint(policy, requests)
+
+    def _lint(self, policy: Any, requests: list[Request]) -> None:
+        """Lint ``policy`` and answer each of ``requests`` with its boundary's findings and
+        the findings of no boundary."""
         run = lint.lint_project(
             lint.LintOptions(policy=policy, use_cache=False, entry_point_plugins=False)
         )
@@ -138,13 +143,7 @@ def _policy(root: str, requests: Sequence[Request]) -> Any:
     """The policy of ``requests`` (of one ``third_party`` list) under ``root``: one boundary
     each, the files of their top-level names only (so that a root such as site-packages is
     not read whole)."""
-    tops = frozenset().union(*(r.tops for r in requests))
-    keep = {name for top in tops for name in (top, f"{top}.py")}
-    others = (
-        ()
-        if any("*" in top for top in tops)
-        else tuple(glob.escape(n) for n in sorted(os.listdir(root)) if n not in keep)
-    )
+    others = _other_entries(root, requests)
     third_party = list(requests[0].third_party)
     section: dict[str, Any] = {
         "source_roots": ["."],
@@ -161,3 +160,13 @@ def _policy(root: str, requests: Sequence[Request]) -> Any:
         return lint.discover_files(root, roots, (), others)
 
     return lint.parse_config(section, root, "the markers", discover_files=discover_top)
+
+
+def _other_entries(root: str, requests: Sequence[Request]) -> tuple[str, ...]:
+    """The entries of ``root`` that are none of the requests' top-level names, as exclude
+    patterns (none when a name is a pattern itself)."""
+    tops = frozenset().union(*(r.tops for r in requests))
+    if any("*" in top for top in tops):
+        return ()
+    keep = {name for top in tops for name in (top, f"{top}.py")}
+    return tuple(glob.escape(n) for n in sorted(os.listdir(root)) if n not in keep)

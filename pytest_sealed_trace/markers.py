@@ -36,7 +36,7 @@ import fnmatch
 import inspect
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -132,18 +132,26 @@ def _shown(item: pytest.Item, request: Request) -> list[_Shown]:
     modules = shared.modules(request)
     shown = []
     for f in findings:
-        if request.upstream:  # reverse imports, and upstream files the lint could not read
-            if f.code not in _REVERSE_CODES and not (
-                f.code in _UNREAD and _is_upstream(modules.get(f.path), request.upstream)
-            ):
-                continue
-        elif f.path != own_path:  # the marker judges its module only, not its neighbours
+        if not _concerns(f, request, own_path, modules):
             continue
         path = os.path.relpath(os.path.join(request.root, f.path), item.config.rootpath)
         # the boundary's name is unique in the session's lint; the test shows its own name
         message = f.message.replace(repr(request.key), repr(f"marker:{item.name}"))
         shown.append(_Shown(f"{path}:{f.line}:{f.column} {f.code} {message}", f.code, f.anchor))
     return shown
+
+
+def _concerns(
+    finding: lint.Finding, request: Request, own_path: str, modules: Mapping[str, str | None]
+) -> bool:
+    """Whether the marker shows ``finding``: with upstream patterns, a reverse import or an
+    upstream file the lint could not read; else a finding in its own module (``own_path``),
+    not in its neighbours."""
+    if request.upstream:
+        return finding.code in _REVERSE_CODES or (
+            finding.code in _UNREAD and _is_upstream(modules.get(finding.path), request.upstream)
+        )
+    return finding.path == own_path
 
 
 def _is_upstream(module: str | None, patterns: Sequence[str]) -> bool:
@@ -211,32 +219,10 @@ def _defines(path: str, qualname: str) -> bool | None:
     body: list[ast.stmt] = tree.body
     parts = qualname.split(".")
     for depth, part in enumerate(parts):
-        found: ast.stmt | None = None
-        work = list(body)
-        while work:
-            stmt = work.pop()
-            if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-                if stmt.name == part:
-                    found = stmt
-                elif depth == 0 and stmt.name == "__getattr__":
-                    return None
-            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-                for alias in stmt.names:
-                    if alias.name == "*":
-                        return None
-                    if (alias.asname or alias.name.split(".")[0]) == part:
-                        found = stmt
-            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                if any(
-                    isinstance(n, ast.Name) and n.id == part for t in targets for n in ast.walk(t)
-                ):
-                    found = stmt
-            else:  # if/try/with/for at this level: their bodies bind here too
-                for field in ("body", "orelse", "finalbody", "handlers"):
-                    work.extend(getattr(stmt, field, ()) or ())
-                if isinstance(stmt, ast.ExceptHandler):
-                    work.extend(stmt.body)
+        try:
+            found = _binding(body, part, module_level=depth == 0)
+        except _CannotTell:
+            return None
         if found is None:
             return False
         if depth < len(parts) - 1:
@@ -244,6 +230,75 @@ def _defines(path: str, qualname: str) -> bool | None:
                 return None  # an imported or assigned name: its attributes are not visible
             body = found.body
     return True
+
+
+class _CannotTell(Exception):
+    """A body binds names that cannot be read statically (a star import, a module
+    ``__getattr__``)."""
+
+
+#: Statements that bind names of the body they are in (and whose own bodies do not).
+_BINDING = (
+    ast.ClassDef,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Import,
+    ast.ImportFrom,
+    ast.Assign,
+    ast.AnnAssign,
+    ast.AugAssign,
+)
+#: The blocks of ``if``/``try``/``with``/``for``/``while`` (and of an ``except`` clause),
+#: which bind in the body around them.
+_BLOCKS = ("body", "orelse", "finalbody", "handlers")
+
+
+def _binding(body: list[ast.stmt], name: str, *, module_level: bool) -> ast.stmt | None:
+    """The statement of ``body`` (its blocks included) that binds ``name``, or None; of
+    several, the one the walk meets last (it ends at the top of the file). Raises
+    :class:`_CannotTell`."""
+    found: ast.stmt | None = None
+    work: list[Any] = list(body)
+    while work:
+        stmt = work.pop()
+        if not isinstance(stmt, _BINDING):
+            for block in _BLOCKS:
+                work.extend(getattr(stmt, block, ()) or ())
+        elif _binds(stmt, name, module_level=module_level):
+            found = stmt
+    return found
+
+
+def _binds(stmt: ast.stmt, name: str, *, module_level: bool) -> bool:
+    """Whether a binding statement binds ``name``. Raises :class:`_CannotTell`."""
+    if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        if module_level and stmt.name == "__getattr__" and name != "__getattr__":
+            raise _CannotTell
+        return stmt.name == name
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return _imports_name(stmt, name)
+    return any(_assigns_name(target, name) for target in _targets_of(stmt))
+
+
+def _imports_name(stmt: ast.Import | ast.ImportFrom, name: str) -> bool:
+    """Whether an import binds ``name``. Raises :class:`_CannotTell` for a star import."""
+    if any(alias.name == "*" for alias in stmt.names):
+        raise _CannotTell
+    return any((alias.asname or alias.name.split(".")[0]) == name for alias in stmt.names)
+
+
+def _assigns_name(target: ast.expr, name: str) -> bool:
+    """Whether an assignment target (unpacking included) binds ``name``."""
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target))
+
+
+def _targets_of(stmt: ast.stmt) -> list[ast.expr]:
+    """What an assignment (plain, annotated or augmented) assigns to."""
+    if isinstance(stmt, ast.Assign):
+        return stmt.targets
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        return [stmt.target]
+    return []
 
 
 def _names_in(path: str) -> list[str]:
@@ -294,47 +349,53 @@ def _forbid_imports(item: pytest.Item, mark: pytest.Mark, key: str) -> _Check:
 
 def _targets(item: pytest.Item, args: Sequence[Any]) -> list[tuple[str, str | None]]:
     """(module, class name or None) for each marker argument."""
-    out: list[tuple[str, str | None]] = []
     roots = _roots(item.config)
-    for arg in args:
-        if isinstance(arg, type):
-            out.append((arg.__module__, arg.__qualname__))
-        elif isinstance(arg, str):
-            if _module_file(arg, roots) is not None:
-                out.append((arg, None))
-                continue
-            # the longest prefix with a source file is the module; the rest names a class
-            parts = arg.split(".")
-            split = next(
-                (
-                    i
-                    for i in range(len(parts) - 1, 0, -1)
-                    if _module_file(".".join(parts[:i]), roots) is not None
-                ),
-                None,
-            )
-            if split is None:
-                pytest.fail(
-                    f"sealed_trace_forbid_fields: {arg!r}: no module of it has a "
-                    "source file under the rootdir or sys.path",
-                    pytrace=False,
-                )
-            module, name = ".".join(parts[:split]), ".".join(parts[split:])
-            found = _module_file(module, roots)
-            assert found is not None
-            if _defines(found[1], name) is False:
-                close = difflib.get_close_matches(name, _names_in(found[1]), n=3)
-                hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                pytest.fail(
-                    f"sealed_trace_forbid_fields: {arg!r}: {module} defines no {name}{hint}",
-                    pytrace=False,
-                )
-            out.append((module, name))
-        elif inspect.ismodule(arg):
-            out.append((arg.__name__, None))
-        else:
-            raise _Misuse(f"takes types, modules or dotted names, not {arg!r}")
-    return out
+    return [_target(arg, roots) for arg in args]
+
+
+def _target(arg: Any, roots: list[str]) -> tuple[str, str | None]:
+    """(module, class name or None) of one marker argument: a class, a module, or a dotted
+    name of either."""
+    if isinstance(arg, type):
+        return arg.__module__, arg.__qualname__
+    if isinstance(arg, str):
+        if _module_file(arg, roots) is not None:
+            return arg, None
+        return _dotted_class(arg, roots)
+    if inspect.ismodule(arg):
+        return arg.__name__, None
+    raise _Misuse(f"takes types, modules or dotted names, not {arg!r}")
+
+
+def _dotted_class(arg: str, roots: list[str]) -> tuple[str, str]:
+    """(module, class name) of a dotted name whose longest prefix with a source file is the
+    module; fails the test when there is none, or when that module does not define the rest."""
+    parts = arg.split(".")
+    split = next(
+        (
+            i
+            for i in range(len(parts) - 1, 0, -1)
+            if _module_file(".".join(parts[:i]), roots) is not None
+        ),
+        None,
+    )
+    if split is None:
+        pytest.fail(
+            f"sealed_trace_forbid_fields: {arg!r}: no module of it has a "
+            "source file under the rootdir or sys.path",
+            pytrace=False,
+        )
+    module, name = ".".join(parts[:split]), ".".join(parts[split:])
+    found = _module_file(module, roots)
+    assert found is not None
+    if _defines(found[1], name) is False:
+        close = difflib.get_close_matches(name, _names_in(found[1]), n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        pytest.fail(
+            f"sealed_trace_forbid_fields: {arg!r}: {module} defines no {name}{hint}",
+            pytrace=False,
+        )
+    return module, name
 
 
 def _field_boundary(fields: Any) -> dict[str, Any]:
@@ -438,7 +499,8 @@ def check_markers(item: pytest.Item) -> None:
         except _Misuse as misuse:
             problem = str(misuse)
         except Exception as error:  # a bug: one line, not a traceback through the plugin
-            from sealed_trace._internal import internal_error, wants_traceback
+            # imported here, on an internal error only: importing the plugin loads no core module
+            from sealed_trace.errors import internal_error, wants_traceback
 
             if wants_traceback():
                 raise

@@ -65,6 +65,13 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Register the ``--sealed-trace-*`` options and their ``sealed_trace_*`` ini twins."""
     group = parser.getgroup("sealed-trace", "ADR-0230 sealed practice traces")
+    _add_lint_options(group)
+    _add_episode_options(group)
+    _add_ini_keys(parser)
+
+
+def _add_lint_options(group: pytest.OptionGroup) -> None:
+    """The options of the lint items and the lint's report."""
     group.addoption(
         "--sealed-trace-lint",
         action="store_true",
@@ -105,6 +112,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write the lint's report to FILE (text unless --sealed-trace-lint-format says "
         "otherwise; ini sealed_trace_lint_output)",
     )
+
+
+def _add_episode_options(group: pytest.OptionGroup) -> None:
+    """The options of the episode fixtures."""
     group.addoption(
         "--sealed-trace-record-types",
         action="append",
@@ -123,6 +134,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "adr-0233, which the kernel's bound episodes need (sealing-policy §10; ini "
         "sealed_trace_identity_layout)",
     )
+
+
+def _add_ini_keys(parser: pytest.Parser) -> None:
+    """The ``sealed_trace_*`` ini twins of the options."""
     parser.addini(
         "sealed_trace_identity_layout",
         default="adr-0230",
@@ -205,7 +220,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     except pytest.UsageError:
         raise
     except Exception as error:  # a bug: one line, not pytest's INTERNALERROR wall
-        from sealed_trace._internal import internal_error, wants_traceback
+        # imported here, on an internal error only: importing the plugin loads no core module
+        from sealed_trace.errors import internal_error, wants_traceback
 
         if wants_traceback():
             raise

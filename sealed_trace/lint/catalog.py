@@ -389,10 +389,10 @@ def docs_url() -> str | None:
     """Where ``docs/lint.md`` is published: the installed distribution's ``Documentation``
     project URL (``[project.urls]``) followed by ``/lint.md``, or None when it declares none
     (then SARIF carries no ``helpUri``; a link that leads nowhere would be worse)."""
-    try:
-        from importlib.metadata import PackageNotFoundError, metadata
-    except ImportError:  # pragma: no cover
-        return None
+    # importlib.metadata (~20 ms) loads only when a SARIF report asks for the URL: `sealed-trace
+    # explain --all` and the rule lookups import this module without it
+    from importlib.metadata import PackageNotFoundError, metadata
+
     try:
         urls = metadata("sealed-trace").get_all("Project-URL") or []
     except PackageNotFoundError:

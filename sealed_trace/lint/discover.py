@@ -94,18 +94,27 @@ def _relpath(path: str, project_root: str) -> str:
 
 
 def _entry(path: str, project_root: str, roots: tuple[str, ...]) -> SourceFile:
-    problem: str | None = None
-    fingerprint = (0, 0, 0, 0)
+    problem, fingerprint = _stat_facts(path)
+    module, is_package = _module_in_roots(path, roots)
+    return SourceFile(_relpath(path, project_root), path, module, is_package, problem, fingerprint)
+
+
+def _stat_facts(path: str) -> tuple[str | None, tuple[int, int, int, int]]:
+    """``(why path cannot be read as a file or None, its fingerprint)``."""
     try:
         st = os.stat(path)
     except OSError as exc:
-        problem = f"cannot stat: {exc.strerror or exc}"
-    else:
-        fingerprint = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
-        if stat.S_ISDIR(st.st_mode):
-            problem = "is a directory, not a file"
-        elif not stat.S_ISREG(st.st_mode):
-            problem = "is not a regular file"
+        return f"cannot stat: {exc.strerror or exc}", (0, 0, 0, 0)
+    fingerprint = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+    if stat.S_ISDIR(st.st_mode):
+        return "is a directory, not a file", fingerprint
+    if not stat.S_ISREG(st.st_mode):
+        return "is not a regular file", fingerprint
+    return None, fingerprint
+
+
+def _module_in_roots(path: str, roots: tuple[str, ...]) -> tuple[str | None, bool]:
+    """``(module name or None, is_package)`` of ``path`` under the longest root holding it."""
     module: str | None = None
     is_package = False
     best = -1
@@ -114,7 +123,7 @@ def _entry(path: str, project_root: str, roots: tuple[str, ...]) -> SourceFile:
         if path.startswith(prefix) and len(root) > best:
             best = len(root)
             module, is_package = module_name_for(_relpath(path, root))
-    return SourceFile(_relpath(path, project_root), path, module, is_package, problem, fingerprint)
+    return module, is_package
 
 
 def _dir_id(path: str) -> tuple[int, int] | None:
@@ -125,58 +134,102 @@ def _dir_id(path: str) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
-def _walk(
-    top: str, project_root: str, exclude: tuple[str, ...], out: list[str], problems: dict[str, str]
-) -> None:
-    """Collect ``.py`` paths below ``top``. Symbolic links to directories are followed (a
-    runtime import follows them too); a link back to a directory on its own path (a loop) is
-    not, and is recorded in ``problems`` (reported as ST002)."""
-    top_id = _dir_id(top)
-    stack: list[tuple[str, frozenset[tuple[int, int]]]] = [
-        (top, frozenset({top_id}) if top_id else frozenset())
-    ]
-    while stack:
-        current, ancestors = stack.pop()
+#: A directory still to list, and the identities ``(st_dev, st_ino)`` of the directories on its
+#: path (itself included), which a followed link must not lead back to.
+_Pending = tuple[str, frozenset[tuple[int, int]]]
+
+_LOOP = "a symlink loop (links to a directory that contains it), not followed"
+
+
+@dataclass(slots=True)
+class _Walk:
+    """Collects ``.py`` paths below a directory into ``out``; a path that cannot be read as a
+    module gets its reason in ``problems`` (reported as ST002)."""
+
+    project_root: str
+    exclude: tuple[str, ...]
+    out: list[str]
+    problems: dict[str, str]
+
+    def run(self, top: str) -> None:
+        """Walk ``top`` depth first, each directory's entries in name order."""
+        top_id = _dir_id(top)
+        stack: list[_Pending] = [(top, frozenset({top_id}) if top_id else frozenset())]
+        while stack:
+            current, ancestors = stack.pop()
+            for entry in self._entries(current):
+                pending = self._visit(entry, ancestors)
+                if pending is not None:
+                    stack.append(pending)
+
+    def _entries(self, current: str) -> list[os.DirEntry[str]]:
+        """The entries of ``current`` sorted by name; none when it cannot be listed (then a
+        path named like a module is kept, to be reported)."""
         try:
             with os.scandir(current) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                return sorted(it, key=lambda e: e.name)
         except OSError:
             if current.endswith(".py"):
-                out.append(current)
-            continue
-        for entry in entries:
-            rel = _relpath(entry.path, project_root)
-            if is_excluded(rel, exclude):
-                continue
-            try:
-                is_link = entry.is_symlink()
-                is_dir = entry.is_dir(follow_symlinks=True)
-            except OSError:
-                is_link, is_dir = False, False
-            if is_dir:
-                if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
-                    continue
-                if entry.name.endswith(".py"):
-                    out.append(entry.path)  # reported: a directory named like a module file
-                    continue
-                ident = _dir_id(entry.path) if is_link else None
-                if is_link and (ident is None or ident in ancestors):
-                    out.append(entry.path)
-                    problems[entry.path] = (
-                        "a symlink loop (links to a directory that contains it), not followed"
-                    )
-                    continue
-                if ident is None:
-                    try:
-                        st = entry.stat(follow_symlinks=False)
-                        ident = (st.st_dev, st.st_ino)
-                    except OSError:
-                        continue
-                stack.append((entry.path, ancestors | {ident}))
-            elif entry.name.endswith(".py"):
-                out.append(entry.path)
-            elif is_link and not os.path.exists(entry.path):
-                continue  # a dangling link not named like a module is not a module
+                self.out.append(current)
+            return []
+
+    def _visit(
+        self, entry: os.DirEntry[str], ancestors: frozenset[tuple[int, int]]
+    ) -> _Pending | None:
+        """Keep a module file, or return a directory still to list. Anything else (a
+        dangling link not named like a module included) is not a module."""
+        if is_excluded(_relpath(entry.path, self.project_root), self.exclude):
+            return None
+        is_link, is_dir = _kind(entry)
+        if is_dir:
+            return self._directory(entry, is_link, ancestors)
+        if entry.name.endswith(".py"):
+            self.out.append(entry.path)
+        return None
+
+    def _directory(
+        self, entry: os.DirEntry[str], is_link: bool, ancestors: frozenset[tuple[int, int]]
+    ) -> _Pending | None:
+        """A directory to descend into, or None: hidden and tool directories are skipped, a
+        directory named like a module file is kept to be reported."""
+        if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
+            return None
+        if entry.name.endswith(".py"):
+            self.out.append(entry.path)  # reported: a directory named like a module file
+            return None
+        ident = self._linked_dir_id(entry, ancestors) if is_link else _entry_id(entry)
+        if ident is None:
+            return None
+        return entry.path, ancestors | {ident}
+
+    def _linked_dir_id(
+        self, entry: os.DirEntry[str], ancestors: frozenset[tuple[int, int]]
+    ) -> tuple[int, int] | None:
+        """The identity of the directory a link leads to; None (recorded as a loop) when it
+        cannot be told or is on the link's own path."""
+        ident = _dir_id(entry.path)
+        if ident is None or ident in ancestors:
+            self.out.append(entry.path)
+            self.problems[entry.path] = _LOOP
+            return None
+        return ident
+
+
+def _kind(entry: os.DirEntry[str]) -> tuple[bool, bool]:
+    """``(is a symbolic link, is a directory or a link to one)``; both False when unknown."""
+    try:
+        return entry.is_symlink(), entry.is_dir(follow_symlinks=True)
+    except OSError:
+        return False, False
+
+
+def _entry_id(entry: os.DirEntry[str]) -> tuple[int, int] | None:
+    """The identity of a directory that is not a link, or None when it cannot be stat'ed."""
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def discover(
@@ -192,19 +245,34 @@ def discover(
     """
     roots = tuple(os.path.realpath(r) for r in source_roots)
     project_root = os.path.realpath(project_root)
-    found: list[str] = []
-    problems: dict[str, str] = {}
+    walk = _Walk(project_root, exclude, [], {})
     for root in roots:
         if os.path.isdir(root):
-            _walk(root, project_root, exclude, found, problems)
+            walk.run(root)
     for path in paths:
-        if not os.path.lexists(path):
-            raise FileNotFoundError(path)
-        if os.path.isdir(path) and not os.path.islink(path) and not path.endswith(".py"):
-            _walk(os.path.realpath(path), project_root, exclude, found, problems)
-        else:
-            parent, name = os.path.split(os.path.abspath(path))
-            found.append(os.path.join(os.path.realpath(parent), name))
+        _add_explicit(path, walk)
+    files = _source_files(walk.out, walk.problems, project_root, roots)
+    files.sort(key=lambda f: f.relpath)
+    return files
+
+
+def _add_explicit(path: str, walk: _Walk) -> None:
+    """Walk an explicit directory, or keep an explicit file (its parent resolved, its own name
+    kept, so a link to a file is linted under its name). Raises ``FileNotFoundError``."""
+    if not os.path.lexists(path):
+        raise FileNotFoundError(path)
+    if os.path.isdir(path) and not os.path.islink(path) and not path.endswith(".py"):
+        walk.run(os.path.realpath(path))
+    else:
+        parent, name = os.path.split(os.path.abspath(path))
+        walk.out.append(os.path.join(os.path.realpath(parent), name))
+
+
+def _source_files(
+    found: list[str], problems: dict[str, str], project_root: str, roots: tuple[str, ...]
+) -> list[SourceFile]:
+    """One :class:`SourceFile` per distinct absolute path of ``found``, first seen first; a
+    path with a walk problem has no module and that problem."""
     seen: set[str] = set()
     files: list[SourceFile] = []
     for path in found:
@@ -218,7 +286,6 @@ def discover(
                 entry.relpath, entry.abspath, None, False, problems[path], entry.fingerprint
             )
         files.append(entry)
-    files.sort(key=lambda f: f.relpath)
     return files
 
 

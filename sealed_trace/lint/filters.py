@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sealed_trace.lint.catalog import matches_rule
 from sealed_trace.lint.config import UNHIDEABLE, LintConfig
@@ -71,13 +73,33 @@ def read_baseline(path: str) -> list[tuple[str, int]]:
 
     Raises :class:`BaselineError` when it cannot be read or is not a baseline document.
     """
+    text = _baseline_text(path)
+    data = _baseline_document(path, text)
+    lines = text.splitlines()
+    out: list[tuple[str, int]] = []
+    for entry in data["findings"]:
+        if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
+            raise BaselineError(f"{path}: every baseline entry needs a fingerprint")
+        fingerprint = entry["fingerprint"]
+        line = next((n for n, text_line in enumerate(lines, 1) if fingerprint in text_line), 1)
+        out.append((fingerprint, line))
+    return out
+
+
+def _baseline_text(path: str) -> str:
+    """The text of the baseline file. Raises :class:`BaselineError`."""
     try:
         with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+            return handle.read()
     except OSError as exc:
         raise BaselineError(f"{path}: cannot read the baseline: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise BaselineError(f"{path}: the baseline is not UTF-8") from None
+
+
+def _baseline_document(path: str, text: str) -> dict[str, Any]:
+    """The baseline's JSON object, with its schema and a findings array checked. Raises
+    :class:`BaselineError`."""
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -91,15 +113,7 @@ def read_baseline(path: str) -> list[tuple[str, int]]:
             f"{path}: not a sealed-trace baseline (schema_version "
             f"{BASELINE_SCHEMA!r} with a findings array)"
         )
-    lines = text.splitlines()
-    out: list[tuple[str, int]] = []
-    for entry in data["findings"]:
-        if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
-            raise BaselineError(f"{path}: every baseline entry needs a fingerprint")
-        fingerprint = entry["fingerprint"]
-        line = next((n for n, text_line in enumerate(lines, 1) if fingerprint in text_line), 1)
-        out.append((fingerprint, line))
-    return out
+    return data
 
 
 def write_baseline(path: str, findings: Sequence[Finding]) -> int:
@@ -124,9 +138,13 @@ def write_baseline(path: str, findings: Sequence[Finding]) -> int:
         + (body + "\n" if rows else "")
         + "]}\n"
     )
-    directory = os.path.dirname(os.path.abspath(path))
-    import tempfile
+    _replace_file(path, text)
+    return len(rows)
 
+
+def _replace_file(path: str, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then move it over ``path``."""
+    directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -135,7 +153,6 @@ def write_baseline(path: str, findings: Sequence[Finding]) -> int:
     except OSError:
         os.unlink(tmp)
         raise
-    return len(rows)
 
 
 def apply_filters(
@@ -153,60 +170,86 @@ def apply_filters(
 
     Raises :class:`BaselineError` for a baseline file that cannot be read.
     """
-    config_rel = _relpath(config.config_path, config.root)
     kept = [f for f in findings if is_selected(f.code, config, selection)]
-    used: set[int] = set()
-    after_ignores: list[Finding] = []
-    for finding in kept:
-        entry = next((e for e in config.ignores if e.ignores(finding.path, finding.code)), None)
-        if entry is None:
-            after_ignores.append(finding)
-        else:
-            used.add(entry.index)
-    out = after_ignores
+    out, used = _without_ignored(kept, config)
     whole_run = checked_paths is None
     if whole_run:
-        lines = _key_lines(_read_text(config.config_path))
-        for entry in config.ignores:
-            if entry.index not in used and is_selected("ST008", config, selection):
-                out.append(
-                    Finding(
-                        config_rel,
-                        lines.get(f"ignore[{entry.index}]", 1),
-                        1,
-                        "ST008",
-                        f"ignore[{entry.index}] ({', '.join(entry.codes)} in "
-                        f"{', '.join(entry.paths)}) ignores nothing: remove it",
-                        f"ignore[{entry.index}]",
-                    )
-                )
+        out.extend(_unused_ignores(config, selection, used))
     if use_baseline and config.baseline is not None:
-        entries = read_baseline(config.baseline)
-        ordered = sort_findings(out)
-        prints = occurrence_fingerprints(ordered)
-        recorded = {fp for fp, _ in entries}
-        matched = {fp for fp in prints if fp in recorded}
-        out = [
-            f
-            for f, fp in zip(ordered, prints, strict=True)
-            if fp not in recorded or f.code in UNHIDEABLE
-        ]
-        if whole_run:
-            baseline_rel = _relpath(config.baseline, config.root)
-            for fingerprint, line in entries:
-                if fingerprint not in matched:
-                    out.append(
-                        Finding(
-                            baseline_rel,
-                            line,
-                            1,
-                            "ST007",
-                            f"baseline entry {fingerprint} matches no finding: remove it "
-                            "(sealed-trace lint --write-baseline rewrites the file)",
-                            fingerprint,
-                        )
-                    )
+        out = _without_baselined(out, config.baseline, config.root, report_unmatched=whole_run)
     return sort_findings(out)
+
+
+def _without_ignored(findings: list[Finding], config: LintConfig) -> tuple[list[Finding], set[int]]:
+    """``(the findings no ignore entry covers, the indexes of the entries that covered one)``;
+    a finding is covered by the first entry that matches it."""
+    used: set[int] = set()
+    out: list[Finding] = []
+    for finding in findings:
+        entry = next((e for e in config.ignores if e.ignores(finding.path, finding.code)), None)
+        if entry is None:
+            out.append(finding)
+        else:
+            used.add(entry.index)
+    return out, used
+
+
+def _unused_ignores(config: LintConfig, selection: Selection, used: set[int]) -> list[Finding]:
+    """ST008 for each ignore entry that covered nothing, at its line of the policy file."""
+    config_rel = _relpath(config.config_path, config.root)
+    lines = _key_lines(_read_text(config.config_path))
+    return [
+        Finding(
+            config_rel,
+            lines.get(f"ignore[{entry.index}]", 1),
+            1,
+            "ST008",
+            f"ignore[{entry.index}] ({', '.join(entry.codes)} in "
+            f"{', '.join(entry.paths)}) ignores nothing: remove it",
+            f"ignore[{entry.index}]",
+        )
+        for entry in config.ignores
+        if entry.index not in used and is_selected("ST008", config, selection)
+    ]
+
+
+def _without_baselined(
+    findings: list[Finding], baseline: str, root: str, *, report_unmatched: bool
+) -> list[Finding]:
+    """``findings`` less those the baseline file records (never the unhideable ones); with
+    ``report_unmatched``, plus ST007 for each baseline entry that matched none of them."""
+    entries = read_baseline(baseline)
+    ordered = sort_findings(findings)
+    prints = occurrence_fingerprints(ordered)
+    recorded = {fp for fp, _ in entries}
+    out = [
+        f
+        for f, fp in zip(ordered, prints, strict=True)
+        if fp not in recorded or f.code in UNHIDEABLE
+    ]
+    if report_unmatched:
+        matched = recorded.intersection(prints)
+        out.extend(_unmatched_entries(entries, matched, _relpath(baseline, root)))
+    return out
+
+
+def _unmatched_entries(
+    entries: list[tuple[str, int]], matched: set[str], baseline_rel: str
+) -> list[Finding]:
+    """ST007 for each baseline entry whose fingerprint is not in ``matched``."""
+    return [
+        Finding(
+            baseline_rel,
+            line,
+            1,
+            "ST007",
+            f"baseline entry {fingerprint} matches no finding: remove it "
+            "(sealed-trace lint --write-baseline rewrites the file)",
+            fingerprint,
+        )
+        for fingerprint, line in entries
+        if fingerprint not in matched
+    ]
 
 
 def _read_text(path: str) -> str:

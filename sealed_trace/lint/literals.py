@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 __all__ = ["MAX_VALUES", "Literals"]
 
@@ -83,32 +83,24 @@ class Literals:
         elif isinstance(node, ast.AugAssign):
             self._bind(node.target, _Binding())
         elif isinstance(node, ast.arguments):
-            for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg):
-                if arg is not None:
-                    self.bindings.setdefault(arg.arg, []).append(_Binding())
+            self._parameters(node)
         else:
             self._other(node)
+
+    def _parameters(self, node: ast.arguments) -> None:
+        """A function's parameters: bound to whatever a caller passes."""
+        for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg):
+            if arg is not None:
+                self.bindings.setdefault(arg.arg, []).append(_Binding())
 
     def _other(self, node: ast.AST) -> None:
         """Bindings whose value is never known: ``with ... as``, ``except ... as``, imports,
         ``global``/``nonlocal`` (another scope may assign anything), ``del``, ``match``
         captures, function and class names."""
-        names: Iterable[str] = ()
         if isinstance(node, ast.withitem) and node.optional_vars is not None:
             self._bind(node.optional_vars, _Binding())
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names = (node.name,)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = ((a.asname or a.name).partition(".")[0] for a in node.names)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            names = node.names
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names = (node.name,)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
-            names = (node.id,)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            names = (node.name,)
-        for name in names:
+            return
+        for name in _names_bound_unknown(node):
             self.bindings.setdefault(name, []).append(_Binding())
 
     def _assign(self, target: ast.expr, value: ast.expr) -> None:
@@ -162,19 +154,32 @@ class Literals:
             return frozenset({expr.value}) if isinstance(expr.value, str) else None
         if isinstance(expr, ast.Name):
             return self._name(expr.id, guards, step, seen)
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-            parts = [
-                self._values(expr.left, guards, step, seen),
-                self._values(expr.right, guards, step, seen),
-            ]
-            return _joined(parts)
-        if isinstance(expr, ast.JoinedStr):
-            return _joined([self._part(v, guards, step, seen) for v in expr.values])
+        if isinstance(expr, (ast.BinOp, ast.JoinedStr)):
+            return self._concatenation(expr, guards, step, seen)
         if isinstance(expr, ast.Subscript):
             return self._elements(expr.value, guards, step, seen, lookup=True)
         if isinstance(expr, ast.Call):
             return self._get(expr, guards, step, seen)
         return None
+
+    def _concatenation(
+        self,
+        expr: ast.BinOp | ast.JoinedStr,
+        guards: dict[str, ast.expr],
+        depth: int,
+        seen: frozenset[str],
+    ) -> _Values:
+        """The strings of an f-string or of a ``+`` of two strings: each combination."""
+        if isinstance(expr, ast.JoinedStr):
+            return _joined([self._part(v, guards, depth, seen) for v in expr.values])
+        if not isinstance(expr.op, ast.Add):
+            return None
+        return _joined(
+            [
+                self._values(expr.left, guards, depth, seen),
+                self._values(expr.right, guards, depth, seen),
+            ]
+        )
 
     def _part(
         self, value: ast.expr, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
@@ -195,21 +200,20 @@ class Literals:
         bindings = self.bindings.get(name)
         if not bindings:
             return None
-        out: set[str] = set()
         inner = seen | {name}
-        for binding in bindings:
-            if binding.value is not None:
-                found = self._values(binding.value, guards, depth, inner)
-            elif binding.elements is not None and binding.part >= 0:
-                found = self._dict_part(binding.elements, binding.part, guards, depth, inner)
-            elif binding.elements is not None:
-                found = self._elements(binding.elements, guards, depth, inner)
-            else:
-                return None
-            if found is None:
-                return None
-            out |= found
-        return _bounded(out)
+        return _union(self._binding(binding, guards, depth, inner) for binding in bindings)
+
+    def _binding(
+        self, binding: _Binding, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+    ) -> _Values:
+        """The strings one binding of a name gives (None: not only literals, or unknown)."""
+        if binding.value is not None:
+            return self._values(binding.value, guards, depth, seen)
+        if binding.elements is not None and binding.part >= 0:
+            return self._dict_part(binding.elements, binding.part, guards, depth, seen)
+        if binding.elements is not None:
+            return self._elements(binding.elements, guards, depth, seen)
+        return None
 
     def _elements(
         self,
@@ -227,18 +231,29 @@ class Literals:
         if isinstance(expr, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
             return self._display(expr, guards, step, seen, lookup)
         if isinstance(expr, ast.Name) and expr.id not in guards and expr.id not in seen:
-            bindings = self.bindings.get(expr.id)
-            if not bindings or any(b.value is None for b in bindings):
-                return None
-            inner = seen | {expr.id}
-            return _union(
-                self._elements(b.value, guards, step, inner, lookup)
-                for b in bindings
-                if b.value is not None
-            )
+            return self._name_elements(expr.id, guards, step, seen, lookup)
         if isinstance(expr, ast.Call) and not lookup:
             return self._call_elements(expr, guards, step, seen)
         return None
+
+    def _name_elements(
+        self,
+        name: str,
+        guards: dict[str, ast.expr],
+        depth: int,
+        seen: frozenset[str],
+        lookup: bool,
+    ) -> _Values:
+        """The elements of a name every binding of which is a value (a collection)."""
+        bindings = self.bindings.get(name)
+        if not bindings or any(b.value is None for b in bindings):
+            return None
+        inner = seen | {name}
+        return _union(
+            self._elements(b.value, guards, depth, inner, lookup)
+            for b in bindings
+            if b.value is not None
+        )
 
     def _display(
         self,
@@ -303,19 +318,68 @@ class Literals:
         child: ast.AST = at
         parent = self.parents.get(id(child))
         while parent is not None:
-            if isinstance(parent, ast.If) and any(child is s for s in parent.body):
-                guard = _membership(parent.test, ast.In)
-                if guard is not None:
-                    out.setdefault(*guard)
-            for block in _blocks(parent):
-                index = next((i for i, s in enumerate(block) if s is child), None)
-                for earlier in block[:index] if index is not None else ():
-                    if isinstance(earlier, ast.If) and _exits(earlier.body) and not earlier.orelse:
-                        guard = _membership(earlier.test, ast.NotIn)
-                        if guard is not None:
-                            out.setdefault(*guard)
+            for name, collection in _guards_on(parent, child):
+                out.setdefault(name, collection)
             child, parent = parent, self.parents.get(id(parent))
         return out
+
+
+def _names_bound_unknown(node: ast.AST) -> Iterable[str]:
+    """The names ``node`` binds to a value never known (see :meth:`Literals._other`)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return ((a.asname or a.name).partition(".")[0] for a in node.names)
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return node.names
+    name = _own_name(node)
+    return (name,) if name else ()
+
+
+def _own_name(node: ast.AST) -> str | None:
+    """The one name an ``except ... as``, a ``match`` capture, a function or class
+    definition or a ``del`` binds, or None."""
+    if isinstance(
+        node,
+        (
+            ast.ExceptHandler,
+            ast.MatchAs,
+            ast.MatchStar,
+            ast.FunctionDef,
+            ast.AsyncFunctionDef,
+            ast.ClassDef,
+        ),
+    ):
+        return node.name
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
+        return node.id
+    return None
+
+
+def _guards_on(parent: ast.AST, child: ast.AST) -> Iterator[tuple[str, ast.expr]]:
+    """The ``(name, collection)`` guards ``parent`` puts on its ``child``: an ``if name in
+    collection:`` whose body holds it, then each ``if name not in collection: raise/return``
+    (no ``else``) before it in a block of ``parent``."""
+    if isinstance(parent, ast.If) and any(child is s for s in parent.body):
+        guard = _membership(parent.test, ast.In)
+        if guard is not None:
+            yield guard
+    for block in _blocks(parent):
+        for earlier in _before(block, child):
+            guard = _exit_guard(earlier)
+            if guard is not None:
+                yield guard
+
+
+def _before(block: list[ast.stmt], child: ast.AST) -> list[ast.stmt]:
+    """The statements of ``block`` before ``child``; none when ``child`` is not in it."""
+    index = next((i for i, s in enumerate(block) if s is child), None)
+    return block[:index] if index is not None else []
+
+
+def _exit_guard(statement: ast.stmt) -> tuple[str, ast.expr] | None:
+    """``(name, collection)`` of ``if name not in collection: raise/return`` (no ``else``)."""
+    if isinstance(statement, ast.If) and _exits(statement.body) and not statement.orelse:
+        return _membership(statement.test, ast.NotIn)
+    return None
 
 
 def _method_of(expr: ast.expr, method: str, arity: tuple[int, ...] = (0,)) -> ast.expr | None:

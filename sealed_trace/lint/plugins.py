@@ -40,6 +40,8 @@ def plugin_manager(
     pluggy and the entry-point scan are imported here, not at module import, so the warm
     path of the lint never pays for them.
     """
+    # pluggy (and the hook specs, which import it) load only when plugin rules are
+    # collected: a warm (cached) lint never pays for them
     import pluggy
 
     from sealed_trace import hookspecs
@@ -61,24 +63,30 @@ def load_plugin_rules(pm: pluggy.PluginManager) -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for batch in pm.hook.sealed_trace_lint_rules():
         for rule in batch or ():
-            missing = [
-                a
-                for a in ("code", "name", "summary", "explanation", "roles", "check")
-                if not hasattr(rule, a)
-            ]
-            if missing:
-                raise PluginError(f"plugin rule {rule!r} lacks {', '.join(missing)}")
-            try:
-                register_rule_info(
-                    RuleInfo(
-                        str(rule.code),
-                        str(rule.name),
-                        str(rule.summary),
-                        str(rule.explanation),
-                        "plugin",
-                    )
-                )
-            except ValueError as exc:
-                raise PluginError(str(exc)) from None
+            _register(rule)
             rules.append(rule)
     return tuple(rules)
+
+
+def _register(rule: Rule) -> None:
+    """Check that a plugin's ``rule`` has the rule interface and register its description in
+    the catalog. Raises :class:`PluginError`."""
+    missing = [
+        a
+        for a in ("code", "name", "summary", "explanation", "roles", "check")
+        if not hasattr(rule, a)
+    ]
+    if missing:
+        raise PluginError(f"plugin rule {rule!r} lacks {', '.join(missing)}")
+    try:
+        register_rule_info(
+            RuleInfo(
+                str(rule.code),
+                str(rule.name),
+                str(rule.summary),
+                str(rule.explanation),
+                "plugin",
+            )
+        )
+    except ValueError as exc:
+        raise PluginError(str(exc)) from None

@@ -33,11 +33,13 @@ import os
 import sys
 import tempfile
 from collections import Counter, deque
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sealed_trace.lint.api import LintOptions, lint_project
+from sealed_trace.lint.ast_pass import extract_graph_facts
 from sealed_trace.lint.config import (
     DEFAULT_EDGE_KINDS,
     ConfigError,
@@ -45,6 +47,7 @@ from sealed_trace.lint.config import (
     parse_config,
 )
 from sealed_trace.lint.discover import SourceFile, discover, module_file
+from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.graph import EdgeKind
 from sealed_trace.lint.presets import PRESETS
 
@@ -130,19 +133,28 @@ def _has_python(directory: Path) -> bool:
 
 
 def _source_root(project: Path, module: str | None) -> str:
-    if module is not None:
-        for root in ("src", "."):
-            if module_file(project / root, module) is not None:
-                return root
-        for entry in sorted(project.iterdir()):
-            if (
-                entry.is_dir()
-                and not entry.name.startswith(".")
-                and module_file(entry, module) is not None
-            ):
-                return entry.name
+    """``src`` or ``.``, or the top directory that holds the named ``module``."""
+    found = None if module is None else _root_holding(project, module)
+    if found is not None:
+        return found
     src = project / "src"
     return "src" if src.is_dir() and _has_python(src) else "."
+
+
+def _root_holding(project: Path, module: str) -> str | None:
+    """The first of ``src``, ``.`` and the top directories (in name order) whose files
+    define ``module``, or None."""
+    for root in ("src", "."):
+        if module_file(project / root, module) is not None:
+            return root
+    for entry in sorted(project.iterdir()):
+        if (
+            entry.is_dir()
+            and not entry.name.startswith(".")
+            and module_file(entry, module) is not None
+        ):
+            return entry.name
+    return None
 
 
 def _toml_string(text: str) -> str:
@@ -161,8 +173,6 @@ def _lines_of_list(key: str, items: list[tuple[str, str]], empty_note: str) -> l
 def _imports_of(path: SourceFile, target: Path) -> list[tuple[str, str | None, int]]:
     """``(module, from-imported name or None, line)`` of every import of the file, wherever it
     runs (what the sealed module's import surface is judged on)."""
-    from sealed_trace.lint.ast_pass import extract_graph_facts
-
     try:
         text = target.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -171,6 +181,18 @@ def _imports_of(path: SourceFile, target: Path) -> list[tuple[str, str | None, i
     if facts.error is not None:
         raise InitError(f"{path.relpath}:{facts.error[1]}:{facts.error[2]}: {facts.error[3]}")
     return [(f.module, f.name, f.line) for f in facts.imports if f.module]
+
+
+#: What the proposal says when no sealed module is named.
+_BOUNDARY_HINT = (
+    "",
+    "# Name the sealed module to get a boundary: sealed-trace init mykernel.sealing",
+    "# [[tool.sealed_trace.boundary]]",
+    '# name = "sealing"',
+    '# module = "mykernel.sealing"',
+    f'# preset = "{_PRESET}"',
+    "# upstream = []",
+)
 
 
 def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
@@ -184,42 +206,15 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
     if not root_dir.is_dir():
         raise InitError(f"{project}: not a directory")
     source_root = _source_root(root_dir, module)
-    exclude: list[str] = []
-    if source_root == ".":
-        exclude = [d for d in _NOT_CODE if (root_dir / d).is_dir() and _has_python(root_dir / d)]
-    files = discover(str(root_dir), (str(root_dir / source_root),), exclude=tuple(exclude))
-    tree = _Tree.of(files)
-    if not tree.modules:
-        raise InitError(
-            f"nothing to propose: no Python module under {root_dir} (outside "
-            f"{', '.join(exclude) or 'hidden directories'}); run it in the project's directory"
-        )
+    exclude = _not_code(root_dir) if source_root == "." else []
+    tree = _project_tree(root_dir, source_root, exclude)
     notes = _existing_table_notes(root_dir)
     lines = [f"# {note}" for note in notes]
-    lines += ["[tool.sealed_trace]"]
-    lines.append(f"source_roots = [{_toml_string(source_root)}]  # {_layout(source_root, tree)}")
-    if exclude:
-        lines.append(
-            "exclude = ["
-            + ", ".join(_toml_string(d) for d in exclude)
-            + "]  # not production code: not reported (their imports still count)"
-        )
+    lines += _table_lines(source_root, exclude, tree)
     if module is None:
-        lines += [
-            "",
-            "# Name the sealed module to get a boundary: sealed-trace init mykernel.sealing",
-            "# [[tool.sealed_trace.boundary]]",
-            '# name = "sealing"',
-            '# module = "mykernel.sealing"',
-            f'# preset = "{_PRESET}"',
-            "# upstream = []",
-        ]
+        lines += _BOUNDARY_HINT
         return Proposal("\n".join(lines) + "\n", (source_root,), None, notes=notes)
-    sealed = tree.modules.get(module)
-    if sealed is None:
-        close = difflib.get_close_matches(module, sorted(tree.modules), n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise InitError(f"no module {module!r} under {source_root}/{hint}")
+    sealed = _sealed_file(module, source_root, tree)
     boundary, banned_notes = _boundary_lines(module, sealed, tree)
     lines += boundary
     forecast = _forecast(root_dir, "\n".join(lines) + "\n")
@@ -230,6 +225,48 @@ def propose(project: str | os.PathLike[str], module: str | None) -> Proposal:
         tuple(forecast),
         notes + banned_notes,
     )
+
+
+def _not_code(root_dir: Path) -> list[str]:
+    """The directories of :data:`_NOT_CODE` at the top of the project that hold Python."""
+    return [d for d in _NOT_CODE if (root_dir / d).is_dir() and _has_python(root_dir / d)]
+
+
+def _project_tree(root_dir: Path, source_root: str, exclude: list[str]) -> _Tree:
+    """The modules under ``source_root`` outside ``exclude``. Raises :class:`InitError` when
+    there are none (there is nothing to propose)."""
+    files = discover(str(root_dir), (str(root_dir / source_root),), exclude=tuple(exclude))
+    tree = _Tree.of(files)
+    if not tree.modules:
+        raise InitError(
+            f"nothing to propose: no Python module under {root_dir} (outside "
+            f"{', '.join(exclude) or 'hidden directories'}); run it in the project's directory"
+        )
+    return tree
+
+
+def _table_lines(source_root: str, exclude: list[str], tree: _Tree) -> list[str]:
+    """The ``[tool.sealed_trace]`` header with its ``source_roots`` and ``exclude``."""
+    lines = ["[tool.sealed_trace]"]
+    lines.append(f"source_roots = [{_toml_string(source_root)}]  # {_layout(source_root, tree)}")
+    if exclude:
+        lines.append(
+            "exclude = ["
+            + ", ".join(_toml_string(d) for d in exclude)
+            + "]  # not production code: not reported (their imports still count)"
+        )
+    return lines
+
+
+def _sealed_file(module: str, source_root: str, tree: _Tree) -> SourceFile:
+    """The file of the sealed ``module``. Raises :class:`InitError`, with the closest module
+    names, when no file of the project defines it."""
+    sealed = tree.modules.get(module)
+    if sealed is None:
+        close = difflib.get_close_matches(module, sorted(tree.modules), n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise InitError(f"no module {module!r} under {source_root}/{hint}")
+    return sealed
 
 
 def _layout(source_root: str, tree: _Tree) -> str:
@@ -258,20 +295,8 @@ def _boundary_lines(
 ) -> tuple[list[str], tuple[str, ...]]:
     """The ``[[tool.sealed_trace.boundary]]`` lines for ``module``, and a warning for each
     preset ban that matches allowed modules."""
-    first_party: dict[str, str] = {}
-    for target, line in _first_party_imports(sealed, module, tree):
-        below = sum(1 for m in tree.modules if m.startswith(target + "."))
-        note = f"imported by {module} (line {line})"
-        if below:
-            note += f"; allows the {below} modules below it too: narrow it if you can"
-        first_party.setdefault(target, note)
-    # The sealer itself: a sealing module that imports sealed_trace does so to seal.
-    for imported, _, line in sorted(_imports_of(sealed, Path(sealed.abspath)), key=lambda i: i[2]):
-        if imported.partition(".")[0] == "sealed_trace" and imported not in tree.names:
-            first_party.setdefault(
-                "sealed_trace", f"the sealer, imported by {module} (line {line})"
-            )
-    notes = _ban_warnings(first_party)
+    allowed = _allowed_imports(module, sealed, tree)
+    notes = _ban_warnings(allowed)
     name = module.rpartition(".")[2].strip("_") or "sealed"
     lines = [
         "",
@@ -282,9 +307,36 @@ def _boundary_lines(
     ]
     lines += [f"# {note}" for note in notes]
     lines += _lines_of_list(
-        "allowed_imports", sorted(first_party.items()), "it imports no first-party module today"
+        "allowed_imports", sorted(allowed.items()), "it imports no first-party module today"
     )
-    upstream = [
+    lines += _lines_of_list(
+        "upstream",
+        _upstream_items(module, tree),
+        "importing it loads no first-party module: name the record producers",
+    )
+    return lines, tuple(notes)
+
+
+def _allowed_imports(module: str, sealed: SourceFile, tree: _Tree) -> dict[str, str]:
+    """``{module the sealed module imports today: the comment saying why it is allowed}``:
+    its first-party imports, and the sealer itself (a sealing module that imports
+    sealed_trace does so to seal)."""
+    allowed: dict[str, str] = {}
+    for target, line in _first_party_imports(sealed, module, tree):
+        below = sum(1 for m in tree.modules if m.startswith(target + "."))
+        note = f"imported by {module} (line {line})"
+        if below:
+            note += f"; allows the {below} modules below it too: narrow it if you can"
+        allowed.setdefault(target, note)
+    for imported, _, line in sorted(_imports_of(sealed, Path(sealed.abspath)), key=lambda i: i[2]):
+        if imported.partition(".")[0] == "sealed_trace" and imported not in tree.names:
+            allowed.setdefault("sealed_trace", f"the sealer, imported by {module} (line {line})")
+    return allowed
+
+
+def _upstream_items(module: str, tree: _Tree) -> list[tuple[str, str]]:
+    """``(upstream candidate, the comment saying how importing ``module`` loads it)``."""
+    return [
         (
             m,
             "it imports from here: must never import it back"
@@ -293,10 +345,6 @@ def _boundary_lines(
         )
         for m, via in sorted(_loaded_when_imported(module, tree).items())
     ]
-    lines += _lines_of_list(
-        "upstream", upstream, "importing it loads no first-party module: name the record producers"
-    )
-    return lines, tuple(notes)
 
 
 def _ban_warnings(allowed: dict[str, str]) -> list[str]:
@@ -394,13 +442,20 @@ def _import_targets(file: SourceFile, tree: _Tree, kinds: Collection[EdgeKind]) 
     package = own if file.is_package else own.rpartition(".")[0]
     out: list[str] = []
     for statement, kind in _import_statements(syntax.body):
-        if kind not in kinds:
-            continue
-        for imported, name in _imported(statement, package):
-            target = _resolve(imported, name, tree)
-            if target is not None:
-                out += [m for m in _self_and_parents(target) if m in tree.modules]
+        if kind in kinds:
+            out += _loaded_by(statement, package, tree)
     return list(dict.fromkeys(out))
+
+
+def _loaded_by(statement: ast.Import | ast.ImportFrom, package: str, tree: _Tree) -> list[str]:
+    """The first-party modules one import statement of a module of ``package`` loads: each
+    target and the packages above it, in the order they run."""
+    out: list[str] = []
+    for imported, name in _imported(statement, package):
+        target = _resolve(imported, name, tree)
+        if target is not None:
+            out += [m for m in _self_and_parents(target) if m in tree.modules]
+    return out
 
 
 def _import_statements(
@@ -478,14 +533,21 @@ def _imported(statement: ast.Import | ast.ImportFrom, package: str) -> list[tupl
     resolved against ``package``."""
     if isinstance(statement, ast.Import):
         return [(alias.name, None) for alias in statement.names]
-    base = statement.module or ""
-    if statement.level:
-        parts = package.split(".") if package else []
-        if statement.level - 1 > len(parts):
-            return []
-        parent = ".".join(parts[: len(parts) - statement.level + 1])
-        base = ".".join(p for p in (parent, base) if p)
+    base = _from_base(statement, package)
     return [(base, alias.name) for alias in statement.names] if base else []
+
+
+def _from_base(statement: ast.ImportFrom, package: str) -> str:
+    """The module a ``from`` import imports from, relative imports resolved against
+    ``package``; empty when it climbs above the top-level package."""
+    base = statement.module or ""
+    if not statement.level:
+        return base
+    parts = package.split(".") if package else []
+    if statement.level - 1 > len(parts):
+        return ""
+    parent = ".".join(parts[: len(parts) - statement.level + 1])
+    return ".".join(p for p in (parent, base) if p)
 
 
 def _forecast(root_dir: Path, text: str) -> list[str]:
@@ -493,8 +555,7 @@ def _forecast(root_dir: Path, text: str) -> list[str]:
     :class:`InitError` when the proposal is not a valid policy (it must always be one)."""
     requires = None
     with contextlib.suppress(OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        project = tomllib.loads((root_dir / "pyproject.toml").read_text("utf-8")).get("project")
-        requires = project.get("requires-python") if isinstance(project, dict) else None
+        requires = _requires_python(tomllib.loads((root_dir / "pyproject.toml").read_text("utf-8")))
     try:
         config = parse_config(
             tomllib.loads(text)["tool"]["sealed_trace"],
@@ -507,6 +568,17 @@ def _forecast(root_dir: Path, text: str) -> list[str]:
     findings = lint_project(LintOptions(policy=config, use_cache=False)).result.findings
     if not findings:
         return ["# The first lint of this policy reports no findings."]
+    return _forecast_lines(findings)
+
+
+def _requires_python(document: dict[str, Any]) -> object:
+    """The ``project.requires-python`` of a ``pyproject.toml`` document, or None."""
+    project = document.get("project")
+    return project.get("requires-python") if isinstance(project, dict) else None
+
+
+def _forecast_lines(findings: Sequence[Finding]) -> list[str]:
+    """The forecast of a first lint that reports ``findings`` (some)."""
     counts = Counter(f.code for f in findings)
     summary = ", ".join(f"{code} x{n}" for code, n in sorted(counts.items()))
     out = [
@@ -542,6 +614,21 @@ def write_proposal(project: str | os.PathLike[str], proposal: Proposal) -> Path:
         raise InitError("--write needs the sealed MODULE (sealed-trace init mykernel.sealing)")
     root_dir = Path(project).resolve()
     path = root_dir / "pyproject.toml"
+    old = _pyproject_without_table(path)
+    new = (
+        old
+        + ("\n" if old and not old.endswith("\n") else "")
+        + ("\n" if old else "")
+        + proposal.text
+    )
+    _check_appended(path, root_dir, new)
+    _replace_pyproject(path, root_dir, new)
+    return path
+
+
+def _pyproject_without_table(path: Path) -> str:
+    """The text of ``pyproject.toml`` (empty when missing). Raises :class:`InitError` when it
+    is not UTF-8 TOML or already has a ``[tool.sealed_trace]`` table."""
     try:
         old = path.read_bytes().decode("utf-8") if path.exists() else ""
         document = tomllib.loads(old)
@@ -553,16 +640,15 @@ def write_proposal(project: str | os.PathLike[str], proposal: Proposal) -> Path:
             f"{path.name} already has a [tool.sealed_trace] table; not changed "
             "(run without --write and merge the proposal by hand)"
         )
-    new = (
-        old
-        + ("\n" if old and not old.endswith("\n") else "")
-        + ("\n" if old else "")
-        + proposal.text
-    )
+    return old
+
+
+def _check_appended(path: Path, root_dir: Path, new: str) -> None:
+    """Raise :class:`InitError` unless ``new``, the file with the proposal appended, is TOML
+    with a valid policy."""
     try:
         section = tomllib.loads(new)["tool"]["sealed_trace"]
-        project_table = tomllib.loads(new).get("project")
-        requires = project_table.get("requires-python") if isinstance(project_table, dict) else None
+        requires = _requires_python(tomllib.loads(new))
         parse_config(section, str(root_dir), str(path), requires_python=requires)
     except tomllib.TOMLDecodeError as exc:
         raise InitError(
@@ -573,6 +659,11 @@ def write_proposal(project: str | os.PathLike[str], proposal: Proposal) -> Path:
             f"{path.name}: the proposal would not be a valid policy "
             f"({'; '.join(exc.problems)}); not changed"
         ) from None
+
+
+def _replace_pyproject(path: Path, root_dir: Path, new: str) -> None:
+    """Replace ``path`` by ``new`` in one step, keeping its mode (``0o644`` when new). Raises
+    :class:`InitError`, leaving it untouched, when that fails."""
     mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
     handle, temporary = tempfile.mkstemp(prefix=".pyproject.", suffix=".tmp", dir=root_dir)
     try:
@@ -584,4 +675,3 @@ def write_proposal(project: str | os.PathLike[str], proposal: Proposal) -> Path:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise InitError(f"{path.name}: cannot write: {exc.strerror or exc}") from None
-    return path

@@ -12,7 +12,9 @@ and one that suppresses nothing (ST004) are findings; the first two suppress not
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -44,22 +46,29 @@ def parse_suppression(comment: str, line: int, column: int) -> SuppressionFact |
     if match is None:
         expected = f"expected 'ignore[CODE] -- reason' in {text!r}"
         return SuppressionFact(line, col, (), None, expected)
+    codes, error = _rule_codes(match.group("codes"))
+    if error is not None:
+        return SuppressionFact(line, col, (), None, error)
+    reason = (match.group("reason") or "").strip() or None
+    return SuppressionFact(line, col, codes, reason)
+
+
+def _rule_codes(between_brackets: str) -> tuple[tuple[str, ...], str | None]:
+    """``(the rule codes named between the brackets, None)``, or ``((), what is wrong)``."""
     codes: list[str] = []
-    for raw in match.group("codes").split(","):
+    for raw in between_brackets.split(","):
         item = raw.strip()
         if not item:
             continue
         info = lookup_rule(item)
         if info is None:
-            return SuppressionFact(line, col, (), None, f"unknown rule {item!r}")
+            return (), f"unknown rule {item!r}"
         if not info.suppressible:
-            error = f"engine rule {info.code} cannot be suppressed"
-            return SuppressionFact(line, col, (), None, error)
+            return (), f"engine rule {info.code} cannot be suppressed"
         codes.append(info.code)
     if not codes:
-        return SuppressionFact(line, col, (), None, "no rule code between the brackets")
-    reason = (match.group("reason") or "").strip() or None
-    return SuppressionFact(line, col, tuple(codes), reason)
+        return (), "no rule code between the brackets"
+    return tuple(codes), None
 
 
 def scan_suppressions(text: str) -> tuple[SuppressionFact, ...]:
@@ -69,9 +78,6 @@ def scan_suppressions(text: str) -> tuple[SuppressionFact, ...]:
     """
     if MARKER not in text:
         return ()
-    import io
-    import tokenize
-
     found: list[SuppressionFact] = []
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
@@ -112,46 +118,74 @@ def apply_suppressions(
     by_line: dict[int, list[SuppressionFact]] = {}
     out: list[Finding] = []
     for fact in suppressions:
-        if fact.error is not None:
-            out.append(
-                Finding(
-                    path,
-                    fact.line,
-                    fact.column,
-                    "ST005",
-                    f"malformed suppression: {fact.error}",
-                    anchor=fact.error,
-                )
-            )
-        elif fact.reason is None:
-            out.append(
-                Finding(
-                    path,
-                    fact.line,
-                    fact.column,
-                    "ST003",
-                    "suppression has no reason; write '-- <reason>' after the codes",
-                    anchor=",".join(fact.codes),
-                )
-            )
-        else:
+        invalid = _invalid_suppression(path, fact)
+        if invalid is None:
             by_line.setdefault(fact.line, []).append(fact)
+        else:
+            out.append(invalid)
     used: set[tuple[int, str]] = set()
     recorded = _RECORDED.get()
     for finding in findings:
-        reason: str | None = None
-        for fact in by_line.get(finding.line, ()):
-            if finding.code in fact.codes:
-                used.add((fact.line, finding.code))
-                reason = reason or fact.reason
+        reason = _silencing_reason(finding, by_line.get(finding.line, ()), used)
         if reason is None:
             out.append(finding)
         elif recorded is not None:
             recorded.append((finding, reason))
-    for line, facts in by_line.items():
-        for fact in facts:
-            for code in fact.codes:
-                if (line, code) not in used:
-                    message = f"unused suppression of {code}: no such finding on this line"
-                    out.append(Finding(path, line, fact.column, "ST004", message, anchor=code))
+    out.extend(_unused_suppressions(path, by_line, used))
     return out
+
+
+def _invalid_suppression(path: str, fact: SuppressionFact) -> Finding | None:
+    """ST005 for a malformed suppression, ST003 for one without a reason, else None."""
+    if fact.error is not None:
+        return Finding(
+            path,
+            fact.line,
+            fact.column,
+            "ST005",
+            f"malformed suppression: {fact.error}",
+            anchor=fact.error,
+        )
+    if fact.reason is None:
+        return Finding(
+            path,
+            fact.line,
+            fact.column,
+            "ST003",
+            "suppression has no reason; write '-- <reason>' after the codes",
+            anchor=",".join(fact.codes),
+        )
+    return None
+
+
+def _silencing_reason(
+    finding: Finding, facts: Iterable[SuppressionFact], used: set[tuple[int, str]]
+) -> str | None:
+    """The reason of the first of ``facts`` (valid suppressions on the finding's line) that
+    names its code, or None; each that names it is recorded in ``used``."""
+    reason: str | None = None
+    for fact in facts:
+        if finding.code in fact.codes:
+            used.add((fact.line, finding.code))
+            reason = reason or fact.reason
+    return reason
+
+
+def _unused_suppressions(
+    path: str, by_line: dict[int, list[SuppressionFact]], used: set[tuple[int, str]]
+) -> list[Finding]:
+    """ST004 for each code of a valid suppression that silenced nothing."""
+    return [
+        Finding(
+            path,
+            line,
+            fact.column,
+            "ST004",
+            f"unused suppression of {code}: no such finding on this line",
+            anchor=code,
+        )
+        for line, facts in by_line.items()
+        for fact in facts
+        for code in fact.codes
+        if (line, code) not in used
+    ]

@@ -83,19 +83,51 @@ def _result(f: Finding, rule_index: int, fingerprint: str) -> dict[str, object]:
 def render(result: LintResult, tool_version: str, suppressed: Sequence[Suppressed] = ()) -> str:
     """Return the SARIF log as JSON text; ``suppressed`` findings are added with their
     ``suppressions`` entry."""
-    hidden = [s.finding for s in suppressed]
-    codes = sorted(set(RULES) | {f.code for f in (*result.findings, *hidden)})
-    infos = [RULES.get(code) or RuleInfo(code, code.lower(), code, code) for code in codes]
+    infos = _rules_declared(result, suppressed)
     index = {info.code: i for i, info in enumerate(infos)}
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": _driver(tool_version, infos)},
+                "columnKind": "unicodeCodePoints",
+                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "repository root"}}},
+                "results": _results(result, suppressed, index),
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _rules_declared(result: LintResult, suppressed: Sequence[Suppressed]) -> list[RuleInfo]:
+    """Every rule of the catalog and every code a result has, in code order (a code the
+    catalog does not know is declared by its code alone)."""
+    codes = sorted(
+        set(RULES) | {f.code for f in (*result.findings, *(s.finding for s in suppressed))}
+    )
+    return [RULES.get(code) or RuleInfo(code, code.lower(), code, code) for code in codes]
+
+
+def _results(
+    result: LintResult, suppressed: Sequence[Suppressed], index: dict[str, int]
+) -> list[dict[str, object]]:
+    """The failures, then the ``suppressed`` findings with their ``suppressions`` entry."""
     prints = occurrence_fingerprints(result.findings)
     results = [
         _result(f, index[f.code], fingerprint)
         for f, fingerprint in zip(result.findings, prints, strict=True)
     ]
+    hidden = [s.finding for s in suppressed]
     for entry, fingerprint in zip(suppressed, occurrence_fingerprints(hidden), strict=True):
         shown = _result(entry.finding, index[entry.finding.code], fingerprint)
         shown["suppressions"] = [{"kind": entry.kind, "justification": entry.justification}]
         results.append(shown)
+    return results
+
+
+def _driver(tool_version: str, infos: list[RuleInfo]) -> dict[str, object]:
+    """``tool.driver``: the tool, its documentation when declared, and the rules."""
     docs = catalog.docs_url()
     driver: dict[str, object] = {
         "name": "sealed-trace",
@@ -105,16 +137,4 @@ def render(result: LintResult, tool_version: str, suppressed: Sequence[Suppresse
     if docs is not None:
         driver["informationUri"] = docs
     driver["rules"] = [_rule(info, docs) for info in infos]
-    log = {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {"driver": driver},
-                "columnKind": "unicodeCodePoints",
-                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "repository root"}}},
-                "results": results,
-            }
-        ],
-    }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return driver

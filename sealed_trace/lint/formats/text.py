@@ -12,6 +12,7 @@ import os
 
 from sealed_trace._colour import use_colour
 from sealed_trace.lint.engine import LintResult
+from sealed_trace.lint.findings import Finding
 
 __all__ = ["render", "render_text", "use_colour"]
 
@@ -57,19 +58,28 @@ def render_text(
     ``colour``: ANSI bold path and red code."""
     out: list[str] = []
     for f in result.findings:
-        path = f.path
-        full = path if root is None or os.path.isabs(path) else os.path.join(root, path)
-        if root is not None:
-            path = _shown(full)
-        where = f"{path}:{f.line}:{f.column}"
-        code = f.code
-        if colour:
-            where, code = f"{_BOLD}{where}{_RESET}", f"{_BOLD}{_RED}{code}{_RESET}"
-        out.append(f"{where} {code} {f.message}\n")
+        full = f.path if root is None or os.path.isabs(f.path) else os.path.join(root, f.path)
+        out.append(_finding_line(f, f.path if root is None else _shown(full), colour))
         if show_source:
-            text = _source_line(full, f.line)
-            if text is not None:
-                pad = "".join(c if c == "\t" else " " for c in text[: max(0, f.column - 1)])
-                caret = f"{_CYAN}^{_RESET}" if colour else "^"
-                out.append(f"    {text}\n    {pad}{caret}\n")
+            out.append(_excerpt(full, f, colour))
     return "".join(out)
+
+
+def _finding_line(finding: Finding, path: str, colour: bool) -> str:
+    """``path:line:col CODE message``, the place bold and the code bold red with ``colour``."""
+    where = f"{path}:{finding.line}:{finding.column}"
+    code = finding.code
+    if colour:
+        where, code = f"{_BOLD}{where}{_RESET}", f"{_BOLD}{_RED}{code}{_RESET}"
+    return f"{where} {code} {finding.message}\n"
+
+
+def _excerpt(path: str, finding: Finding, colour: bool) -> str:
+    """The finding's source line and a caret under its column (tabs kept, so the caret lines
+    up), or nothing when the line cannot be read."""
+    text = _source_line(path, finding.line)
+    if text is None:
+        return ""
+    pad = "".join(c if c == "\t" else " " for c in text[: max(0, finding.column - 1)])
+    caret = f"{_CYAN}^{_RESET}" if colour else "^"
+    return f"    {text}\n    {pad}{caret}\n"

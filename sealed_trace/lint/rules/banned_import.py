@@ -114,18 +114,7 @@ def import_ban_reason(
     if not fact.module:
         return None
     if fact.name == "*":
-        if fact.module in _PURE_STAR:
-            if _public_names_banned(boundary, fact.module):
-                return f"star-imports {fact.module}, which has banned names"
-            return None
-        if boundary.star_is_banned(fact.module) and not boundary.seals(fact.module):
-            return f"star-imports {fact.module}, which has banned names"
-        if not boundary.seals(fact.module):
-            return (
-                f"star-imports {fact.module}, which can bind any name (banned modules "
-                "included); import the names explicitly"
-            )
-        return None
+        return _star_ban_reason(boundary, fact.module)
     if fact.name is not None and boundary.is_banned(f"{fact.module}.{fact.name}"):
         return "imports a banned name"
     if boundary.module_is_banned(fact.module):
@@ -135,6 +124,23 @@ def import_ban_reason(
     if module is not None:
         return f"imports banned {_kind(module)} {module} through another module"
     return None
+
+
+def _star_ban_reason(boundary: Boundary, module: str) -> str | None:
+    """Why ``from module import *`` is banned, or None: a pure module's public names may be
+    banned; any other module's star import can bind anything (not the sealed module's own)."""
+    if module in _PURE_STAR:
+        if _public_names_banned(boundary, module):
+            return f"star-imports {module}, which has banned names"
+        return None
+    if boundary.seals(module):
+        return None
+    if boundary.star_is_banned(module):
+        return f"star-imports {module}, which has banned names"
+    return (
+        f"star-imports {module}, which can bind any name (banned modules "
+        "included); import the names explicitly"
+    )
 
 
 def _kind(reached: str) -> str:

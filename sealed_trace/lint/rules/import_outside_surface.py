@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from sealed_trace.lint.config import Boundary
+from sealed_trace.lint.facts import ImportFact
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.rules.banned_import import import_is_banned
 from sealed_trace.lint.rules.base import CatalogRule, Role, RuleContext, Snippet
@@ -42,26 +44,24 @@ class ImportOutsideSurface(CatalogRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST101 findings of ``ctx``'s file (see the class docstring)."""
-        b = ctx.boundary
         for fact in ctx.facts.imports:
-            if not ctx.counts(fact.type_checking) or import_is_banned(b, fact):
+            if not ctx.counts(fact.type_checking) or import_is_banned(ctx.boundary, fact):
                 continue
-            if not fact.module:
-                yield ctx.finding(
-                    fact.line,
-                    fact.column,
-                    self.code,
-                    f"`{fact.text}` leaves the top-level package",
-                    fact.text,
-                )
-                continue
-            full = f"{fact.module}.{fact.name}" if fact.name and fact.name != "*" else fact.module
-            if b.allows_import(fact.module) or b.allows_import(full) or b.seals(fact.module):
-                continue
-            yield ctx.finding(
-                fact.line,
-                fact.column,
-                self.code,
-                f"`{fact.text}` imports {full}, outside the allowed surface of boundary {b.name!r}",
-                full,
-            )
+            outside = _outside_surface(fact, ctx.boundary)
+            if outside is not None:
+                message, anchor = outside
+                yield ctx.finding(fact.line, fact.column, self.code, message, anchor)
+
+
+def _outside_surface(fact: ImportFact, b: Boundary) -> tuple[str, str] | None:
+    """``(message, anchor)`` for an import outside the allowed surface of ``b`` (a relative
+    import above the top-level package included), or None."""
+    if not fact.module:
+        return f"`{fact.text}` leaves the top-level package", fact.text
+    full = f"{fact.module}.{fact.name}" if fact.name and fact.name != "*" else fact.module
+    if b.allows_import(fact.module) or b.allows_import(full) or b.seals(fact.module):
+        return None
+    return (
+        f"`{fact.text}` imports {full}, outside the allowed surface of boundary {b.name!r}",
+        full,
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from sealed_trace.lint.config import Boundary, name_is_banned
 from sealed_trace.lint.findings import Finding
@@ -63,17 +63,14 @@ class ProducerImport(CatalogRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST104 findings of ``ctx``'s file (see the class docstring)."""
-        if ctx.kind_of is None:
+        kind_of = ctx.kind_of
+        if kind_of is None:
             return
-        b = ctx.boundary
         seen: set[str] = set()
         for line, col, target, text, site in _candidates(ctx):
-            owner = _module_of(target, ctx.first_party)
-            if owner is None or owner == target or b.seals(owner) or not b.allows_import(owner):
-                continue
-            if (not site and target in seen) or name_is_banned(target, b.allowed_callables):
-                continue
-            what = _what(ctx.kind_of(target), target, owner, b)
+            if not site and target in seen:
+                continue  # a reference to a name reported already
+            what = _producer(target, ctx, kind_of)
             if what is None:
                 continue
             seen.add(target)
@@ -87,18 +84,41 @@ class ProducerImport(CatalogRule):
             )
 
 
-def _candidates(ctx: RuleContext) -> list[tuple[int, int, str, str, bool]]:
-    """``(line, column, qualified name, spelling, is an import site)`` of every name the file
-    takes from a module: from-imports first, then references."""
-    out: list[tuple[int, int, str, str, bool]] = []
+def _producer(target: str, ctx: RuleContext, kind_of: Callable[[str], str]) -> str | None:
+    """What makes ``target`` a producer, when it is taken from a first-party module of the
+    allowed surface other than the sealed module and ``allowed_callables`` does not list it;
+    else None."""
+    b = ctx.boundary
+    owner = _module_of(target, ctx.first_party)
+    if owner is None or owner == target or b.seals(owner) or not b.allows_import(owner):
+        return None
+    if name_is_banned(target, b.allowed_callables):
+        return None
+    return _what(kind_of(target), target, owner, b)
+
+
+#: ``(line, column, qualified name, spelling, is an import site)`` of a name taken from a module.
+_Candidate = tuple[int, int, str, str, bool]
+
+
+def _candidates(ctx: RuleContext) -> list[_Candidate]:
+    """Every name the file takes from a module: from-imports first, then references."""
+    return [*_imported_names(ctx), *_referenced_names(ctx)]
+
+
+def _imported_names(ctx: RuleContext) -> Iterator[_Candidate]:
+    """The names of ``from M import n`` (not ``*``) that count."""
     for fact in ctx.facts.imports:
         if fact.name and fact.name != "*" and fact.module and ctx.counts(fact.type_checking):
-            out.append((fact.line, fact.column, f"{fact.module}.{fact.name}", fact.text, True))
+            yield fact.line, fact.column, f"{fact.module}.{fact.name}", fact.text, True
+
+
+def _referenced_names(ctx: RuleContext) -> Iterator[_Candidate]:
+    """The references ``M.n`` (directly, through ``getattr`` or an alias) that count."""
     for ref in ctx.facts.refs:
         taken = ref.via in ("", "getattr") or ref.via.startswith("alias")
         if taken and ctx.counts(ref.type_checking):
-            out.append((ref.line, ref.column, ref.qname, ref.qname, False))
-    return out
+            yield ref.line, ref.column, ref.qname, ref.qname, False
 
 
 def _what(kind: str, target: str, owner: str, b: Boundary) -> str | None:
