@@ -119,7 +119,7 @@ def test_a_bug_in_the_lint_under_pytest_is_one_line(pytester: pytest.Pytester) -
 
 
 def test_a_bug_in_a_marker_fails_its_test_with_one_line(pytester: pytest.Pytester) -> None:
-    _project(pytester, "pytest_sealed_trace.markers", "_lint_module")
+    _project(pytester, "pytest_sealed_trace.markers", "_shown")
     result = pytester.runpytest_subprocess("-p", "sealed_trace", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(

@@ -18,10 +18,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sealed_trace.lint import engine
 from sealed_trace.lint.catalog import is_selector
 from sealed_trace.lint.config import ConfigError, LintConfig, find_config, load_config
 from sealed_trace.lint.discover import is_excluded
-from sealed_trace.lint.engine import LintResult, lint
+from sealed_trace.lint.engine import LintResult
 from sealed_trace.lint.filters import BaselineError, Selection, apply_filters, is_selected
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.formats.sarif import Suppressed
@@ -142,7 +143,7 @@ def lint_project(options: LintOptions) -> LintRun:
 
     try:
         with recording_suppressed() as inline:
-            result = lint(
+            result = engine.lint(
                 policy,
                 paths,
                 rule_loader=rule_loader,

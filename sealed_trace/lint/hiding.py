@@ -118,21 +118,20 @@ def hiding(scan: bytes, module_words: frozenset[bytes]) -> Hiding:
 
 #: A name after a dot (what an attribute chain spells: ``pkg.sealed``; blanks, line breaks,
 #: continuations and comments may stand between them inside brackets) or alone in a string
-#: literal (``getattr(pkg, "sealed")``). The dotted name right after ``import`` or ``from``
-#: is matched first and spells none: an import statement is the scan's, not an attribute
-#: chain (the same text in a docstring's example is no code at all).
+#: literal (``getattr(pkg, "sealed")``). An import statement's dotted name counts too: the
+#: scan resolves ``import pkg.sealed.missing`` to ``pkg`` when ``pkg.sealed.missing`` is no
+#: module, though importing it runs ``pkg.sealed``.
 _ATTRIBUTE_WORD = re.compile(
-    rb"(?<![A-Za-z0-9_\x80-\xff])(?:import|from)[ \t\f]+[A-Za-z0-9_.\x80-\xff]+"
-    rb"|\.(?:[ \t\f\r\n\\]|#[^\r\n]*)*([A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*)"
+    rb"\.(?:[ \t\f\r\n\\]|#[^\r\n]*)*([A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*)"
     rb"|[\"']([A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*)[\"']"
 )
 
 
 def attribute_words(scan: bytes) -> frozenset[bytes]:
-    """The names ``scan`` spells as an attribute or as a whole string literal, outside the
-    dotted name an import statement names: the only ways an attribute chain can name a
-    module no import of the file names (see :class:`Hiding`)."""
-    return frozenset(a or b for a, b in _ATTRIBUTE_WORD.findall(scan) if a or b)
+    """The names ``scan`` spells as an attribute or as a whole string literal: the only ways
+    an attribute chain, or an import of a module that does not exist below one that does, can
+    name a module no edge of the scan names (see :class:`Hiding`)."""
+    return frozenset(a or b for a, b in _ATTRIBUTE_WORD.findall(scan))
 
 
 def has_word(scan: bytes, word: bytes) -> bool:
