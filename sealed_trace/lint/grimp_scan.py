@@ -85,21 +85,10 @@ def scan(targets: Sequence[ScanTarget], only: Collection[str] | None = None) -> 
     Raises ``ImportError`` only when grimp itself is missing or lacks its scanner.
     """
     scan_imports, found_package, module_file, module_type = _grimp()
-
     first_party = {t.module for t in targets}
     tops = {m.partition(".")[0] for m in first_party}
-    by_root_top: dict[tuple[str, str], list[ScanTarget]] = {}
-    for target in targets:
-        by_root_top.setdefault((target.root, target.module.partition(".")[0]), []).append(target)
     files = {t.module: module_file(module=module_type(t.module), mtime=0.0) for t in targets}
-    packages = {
-        found_package(
-            name=top,
-            directory=os.path.join(root, top),
-            module_files=frozenset(files[t.module] for t in members),
-        )
-        for (root, top), members in by_root_top.items()
-    }
+    packages = _packages(targets, files, found_package)
     paths = {t.module: os.path.normpath(t.abspath) for t in targets}
     graph = StaticGraph({}, {}, set(), {})
     # One call for the whole tree; once a file has failed, the rest goes in chunks, so that
@@ -119,20 +108,44 @@ def scan(targets: Sequence[ScanTarget], only: Collection[str] | None = None) -> 
         except BaseException as exc:  # a Rust panic is a BaseException
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
-            culprit = _named_file(str(exc), chunk, paths)
-            if culprit is not None and culprit in chunk:
-                graph.failed[culprit] = _reason(exc)
-                rest = [m for m in chunk if m != culprit]
-                pending.extend(rest[i : i + _CHUNK] for i in range(0, len(rest), _CHUNK))
-            elif len(chunk) == 1:
-                graph.failed[chunk[0]] = _reason(exc)
-            else:  # no file named: halve until the culprit is alone
-                half = len(chunk) // 2
-                pending.extend((chunk[:half], chunk[half:]))
+            pending.extend(_after_failure(exc, chunk, paths, graph))
             continue
         for mfile, imports in result.items():
             _record(graph, mfile.module.name, imports, first_party, tops)
     return graph
+
+
+def _packages(targets: Sequence[ScanTarget], files: dict[str, Any], found_package: Any) -> set[Any]:
+    """grimp's packages: one per source root and top-level name, with its module files."""
+    by_root_top: dict[tuple[str, str], list[ScanTarget]] = {}
+    for target in targets:
+        by_root_top.setdefault((target.root, target.module.partition(".")[0]), []).append(target)
+    return {
+        found_package(
+            name=top,
+            directory=os.path.join(root, top),
+            module_files=frozenset(files[t.module] for t in members),
+        )
+        for (root, top), members in by_root_top.items()
+    }
+
+
+def _after_failure(
+    exc: BaseException, chunk: list[str], paths: dict[str, str], graph: StaticGraph
+) -> list[list[str]]:
+    """After a scan of ``chunk`` failed: the file it names (or the chunk's only one) is
+    failed; what is left of the chunk, to scan again (halved until a culprit is alone when
+    no file is named)."""
+    culprit = _named_file(str(exc), chunk, paths)
+    if culprit is not None and culprit in chunk:
+        graph.failed[culprit] = _reason(exc)
+        rest = [m for m in chunk if m != culprit]
+        return [rest[i : i + _CHUNK] for i in range(0, len(rest), _CHUNK)]
+    if len(chunk) == 1:
+        graph.failed[chunk[0]] = _reason(exc)
+        return []
+    half = len(chunk) // 2
+    return [chunk[:half], chunk[half:]]
 
 
 def _record(

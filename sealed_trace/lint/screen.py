@@ -14,6 +14,8 @@ Nothing here imports libcst or grimp, or executes scanned code.
 from __future__ import annotations
 
 import re
+import tokenize
+import unicodedata
 from dataclasses import dataclass
 
 from sealed_trace.lint.discover import SourceFile, read_bytes
@@ -110,34 +112,41 @@ def load(file: SourceFile, limit: int) -> Loaded:
         line, col = _line_of(data, nul)
         item.error = ("ST001", line, col, "source contains a NUL byte")
         return item
-    import unicodedata
-
     # Most files: no coding cookie in their first two lines (the word does not occur there)
     # and no BOM. Then they are UTF-8, as Python reads them.
     head = _head_lines(data)
     if b"coding" not in b"".join(head) and not data.startswith(b"\xef\xbb\xbf"):
-        if data.isascii():
-            item.scan = data
-            return item
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line, col = _line_of(data, exc.start)
-            item.error = ("ST001", line, col, f"cannot decode as utf-8: {exc.reason}")
-            return item
-        item.text = text
-        item.scan = (
-            data
-            if unicodedata.is_normalized("NFKC", text)
-            else unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass")
-        )
+        _decode_utf8(item, data)
         return item
     cookies = [match for line in head if (match := _COOKIE.search(line))]
     if data.isascii() and all(c.group(1).decode().lower() in _UTF8 for c in cookies):
         item.scan = data
         return item
-    import tokenize
+    _decode_declared(item, data, head)
+    return item
 
+
+def _decode_utf8(item: Loaded, data: bytes) -> None:
+    """A file without a coding cookie or BOM: UTF-8 (ASCII is kept as it is)."""
+    if data.isascii():
+        item.scan = data
+        return
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _line_of(data, exc.start)
+        item.error = ("ST001", line, col, f"cannot decode as utf-8: {exc.reason}")
+        return
+    item.text = text
+    item.scan = (
+        data
+        if unicodedata.is_normalized("NFKC", text)
+        else unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass")
+    )
+
+
+def _decode_declared(item: Loaded, data: bytes, head: list[bytes]) -> None:
+    """A file with a coding cookie or a BOM, decoded as CPython decodes it."""
     try:
         # CPython finds the coding cookie on the first two lines as its tokenizer reads
         # them, with universal newlines: a lone CR ends a line too.
@@ -146,17 +155,16 @@ def load(file: SourceFile, limit: int) -> Loaded:
         item.encoding = encoding
     except (SyntaxError, LookupError) as exc:
         item.error = ("ST001", 1, 1, f"cannot decode: {exc}")
-        return item
+        return
     except UnicodeDecodeError as exc:
         line, col = _line_of(data, exc.start)
         item.error = ("ST001", line, col, f"cannot decode as {exc.encoding}: {exc.reason}")
-        return item
+        return
     item.text = text
     if encoding == "utf-8" and unicodedata.is_normalized("NFKC", text):
         item.scan = data  # already what Python reads its identifiers as
     else:
         item.scan = unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass")
-    return item
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +288,5 @@ def type_checking_spoofed(text: str) -> bool:
     if "TYPE_CHECKING" not in text and text.isascii():
         return False
     if not text.isascii():
-        import unicodedata
-
         text = unicodedata.normalize("NFKC", text)
     return _TC_SPOOF.search(text) is not None
