@@ -115,6 +115,7 @@ def _compute(config: pytest.Config) -> LintResults:
         config=path,
         use_cache=cache is not None,
         cache_dir=str(cache.mkdir("sealed_trace")) if cache is not None else None,
+        every_chain=setting(config, "sealed_trace_lint_format") in ("json", "sarif"),
     )
     mode = _mode(config)
     try:

@@ -115,7 +115,9 @@ class SharedLint:
         """Lint ``policy`` and answer each of ``requests`` with its boundary's findings and
         the findings of no boundary."""
         run = lint.lint_project(
-            lint.LintOptions(policy=policy, use_cache=False, entry_point_plugins=False)
+            lint.LintOptions(
+                policy=policy, use_cache=False, entry_point_plugins=False, every_chain=False
+            )
         )
         modules = {f.relpath: f.module for f in policy.files}
         for request in requests:

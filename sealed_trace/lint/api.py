@@ -64,7 +64,9 @@ class LintOptions:
     installed ones load; ``skip_uncovered``: skip, instead of refusing, a path outside the
     source roots (what a pre-commit hook passes); ``use_baseline``: False while writing one;
     ``include_suppressed``: also return what a suppression, an ignore entry or the baseline
-    hides, with the reason (SARIF)."""
+    hides, with the reason (SARIF); ``every_chain``: each reverse-dependency finding carries
+    the shortest chain of every upstream module it affects (what JSON and SARIF show; without
+    it, only the finding's own chain, and the run parses less)."""
 
     config: str | None = None
     policy: LintConfig | None = None
@@ -79,6 +81,7 @@ class LintOptions:
     use_baseline: bool = True
     include_suppressed: bool = False
     start: str | None = None
+    every_chain: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +152,7 @@ def lint_project(options: LintOptions) -> LintRun:
                 rule_loader=rule_loader,
                 # a cached run holds no suppressed findings: record them afresh
                 use_cache=options.use_cache and not options.include_suppressed,
+                every_chain=options.every_chain,
             )
     except FileNotFoundError as error:
         raise LintUsageError(f"{error}: no such file or directory") from None

@@ -174,6 +174,8 @@ def options_from(args: argparse.Namespace) -> LintOptions:
         skip_uncovered=args.lint_skip_uncovered,
         use_baseline=not args.lint_write_baseline,
         include_suppressed=args.lint_include_suppressed,
+        # the formats that show every affected module's chain
+        every_chain=args.lint_format in ("json", "sarif") and not args.lint_statistics,
     )
 
 

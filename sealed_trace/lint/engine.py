@@ -96,6 +96,7 @@ def lint(
     jobs: int | None = None,
     on_parse: Callable[[str], None] | None = None,
     rule_loader: Callable[[], Sequence[Rule]] | None = None,
+    every_chain: bool = True,
 ) -> LintResult:
     """Lint the project described by ``config``.
 
@@ -107,7 +108,9 @@ def lint(
     (the installed environment, fingerprinted by ``sys.path`` and the mtimes of its
     ``site-packages`` directories, is part of the warm key), so an unchanged project is
     answered without scanning entry points. ``jobs`` is accepted for compatibility: the
-    compiled scanner uses every core by itself.
+    compiled scanner uses every core by itself. ``every_chain``: a reverse-dependency
+    finding carries the chain of each upstream module it affects (JSON and SARIF show them);
+    without, only its own (the message's), and the other chains cost no parse.
     """
     started = time.perf_counter()
     del jobs
@@ -117,7 +120,14 @@ def lint(
     env = _environment() if rule_loader is not None else []
     run_key = hashlib.sha256(
         json.dumps(
-            [ENGINE_VERSION, config.policy_hash(), _rule_key(rules), sorted(selected or []), env]
+            [
+                ENGINE_VERSION,
+                config.policy_hash(),
+                _rule_key(rules),
+                sorted(selected or []),
+                env,
+                every_chain,
+            ]
         ).encode()
     ).hexdigest()
     fingerprints = {f.relpath: [*f.fingerprint, f.problem or ""] for f in files}
@@ -130,7 +140,8 @@ def lint(
     # the parse machinery loads on a cache miss only: the warm path never pays for it
     from sealed_trace.lint.run import ColdRun
 
-    result, known = ColdRun(config, files, selected, rules, cache, on_parse).execute()
+    run = ColdRun(config, files, selected, rules, cache, on_parse, every_chain)
+    result, known = run.execute()
     cache.save(
         {
             "key": run_key,

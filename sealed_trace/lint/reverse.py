@@ -33,7 +33,10 @@ def reverse_kinds(b: Boundary) -> frozenset[EdgeKind]:
 class BoundaryReach:
     """The modules reaching ``boundary``'s sealed module (``hop``: each one's next step on a
     shortest chain, :meth:`.graph.ImportGraph.reach`) and the boundary's ``upstream``
-    modules, asked which imports cause the reverse dependencies."""
+    modules, asked which imports cause the reverse dependencies. With ``every_chain``, a
+    cause's findings carry the shortest chain of each upstream module it affects (what JSON
+    and SARIF show); without, only its own (what a message shows): the other chains' steps
+    need no parse then."""
 
     def __init__(
         self,
@@ -41,8 +44,10 @@ class BoundaryReach:
         boundary: Boundary,
         hop: dict[str, str | None],
         upstream: Sequence[str],
+        every_chain: bool = True,
     ) -> None:
         self.store = store
+        self.every_chain = every_chain
         self.boundary = boundary
         self.hop = hop
         self.upstream = upstream
@@ -132,7 +137,7 @@ class BoundaryReach:
         kinds = self.kinds
         first = edges[0]
         chains: list[str] = [marked_chain((module, *first.chain), first.kinds)]
-        for upstream in affected:
+        for upstream in affected if self.every_chain else ():
             start = self._chain_start(upstream)
             if upstream == module or start is None:
                 continue

@@ -42,7 +42,9 @@ class ColdRun:
         rules: tuple[Rule, ...],
         cache: LintCache,
         on_parse: Callable[[str], None] | None,
+        every_chain: bool = True,
     ) -> None:
+        self.every_chain = every_chain
         if any(f.module in ("typing", "typing_extensions") for f in files):
             # A first-party ``typing`` shadows the standard one: its TYPE_CHECKING may be true.
             config = dataclasses.replace(
@@ -72,7 +74,9 @@ class ColdRun:
         cached = self._reach.get(key)
         if cached is None:
             hop = self.store.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
-            cached = self._reach[key] = BoundaryReach(self.store, b, hop, self._upstream(b))
+            cached = self._reach[key] = BoundaryReach(
+                self.store, b, hop, self._upstream(b), self.every_chain
+            )
         return cached
 
     def _upstream(self, b: Boundary) -> list[str]:

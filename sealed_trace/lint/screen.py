@@ -27,6 +27,7 @@ __all__ = [
     "deep_relative",
     "load",
     "screen",
+    "screened",
     "type_checking_spoofed",
     "unknown_import_lines",
 ]
@@ -237,12 +238,16 @@ def _continued(scan: bytes, start: int) -> bool:
 def screen(file: SourceFile, limit: int, module: str | None) -> Screened:
     """Read ``file`` (as :func:`load` does) and keep :class:`Screened`'s flags; ``module`` is
     its module name when it is the file Python imports under that name. Never raises."""
-    item = load(file, limit)
+    return screened(load(file, limit), module)
+
+
+def screened(item: Loaded, module: str | None) -> Screened:
+    """:class:`Screened`'s flags of a file read (see :func:`screen`)."""
     if item.error is not None:
         return Screened(item.error)
     data = item.scan
     exact = item.encoding != "utf-8" or (
-        module is not None and deep_relative(data, module, file.is_package)
+        module is not None and deep_relative(data, module, item.file.is_package)
     )
     return Screened(None, _MARKER in data, exact, unknown_import_lines(data))
 

@@ -27,7 +27,7 @@ from sealed_trace.lint.config import LintConfig
 from sealed_trace.lint.cst_pool import sealed_facts, submit, workers_for
 from sealed_trace.lint.definitions import Definitions
 from sealed_trace.lint.facts import FileFacts
-from sealed_trace.lint.graph import Edge, ImportGraph, edges_from_facts
+from sealed_trace.lint.graph import Edge, ImportGraph, ancestors, edges_from_facts
 from sealed_trace.lint.grimp_scan import ScanTarget, scan
 from sealed_trace.lint.hiding import Hiding, hiding
 from sealed_trace.lint.layout import Layout
@@ -158,13 +158,32 @@ class FactStore:
     # -- reading ---------------------------------------------------------------------------
     def screen_all(self) -> None:
         """Step 1: read every file once (those unchanged since the cached run: not at all),
-        keep only its flags."""
+        keep only its flags; an upstream module's file, and a package's above one, is asked
+        what it may hide in the same read (the plan asks it of each)."""
         limit = self.config.max_file_bytes
+        asked = self._upstream_files()
         for f in self.files:
             found = self.records.screened(f)
             if found is None:
-                found = screen.screen(f, limit, f.module if self.layout.owns(f) else None)
+                item = screen.load(f, limit)
+                found = screen.screened(item, f.module if self.layout.owns(f) else None)
+                if f.relpath in asked and found.error is None:
+                    self.records.hidings[f.relpath] = hiding(item.scan, self._words())
             self.screens[f.relpath] = found
+
+    def _upstream_files(self) -> set[str]:
+        """The files of the modules upstream of a boundary, and of the packages above them."""
+        upstream = {
+            m for m in self.modules if any(b.is_upstream(m) for b in self.config.boundaries)
+        }
+        upstream |= {a for m in upstream for a in ancestors(m)}
+        return {self.modules[m] for m in upstream if m in self.modules}
+
+    def _words(self) -> frozenset[bytes]:
+        """The last part of every first-party module name."""
+        if self._module_words is None:
+            self._module_words = frozenset(m.rpartition(".")[2].encode() for m in self.modules)
+        return self._module_words
 
     def hiding(self, path: str) -> Hiding | None:
         """What the file at ``path`` may hide from the scan (:mod:`.hiding`), read again when
@@ -175,9 +194,7 @@ class FactStore:
             item = self.items.get(path) or self._read(path)
             if item.error is not None:
                 return None
-            if self._module_words is None:
-                self._module_words = frozenset(m.rpartition(".")[2].encode() for m in self.modules)
-            found = self.records.hidings[path] = hiding(item.scan, self._module_words)
+            found = self.records.hidings[path] = hiding(item.scan, self._words())
         return found
 
     def _read(self, path: str) -> screen.Loaded:

@@ -228,17 +228,17 @@ def _count_reads_and_scans(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], 
 
     reads: list[str] = []
     scans: list[object] = []
-    real_screen, real_scan = screen.screen, store.scan
+    real_screen, real_scan = screen.screened, store.scan
 
-    def counting_screen(file, *args):  # type: ignore[no-untyped-def]
-        reads.append(file.relpath)
-        return real_screen(file, *args)
+    def counting_screen(item, *args):  # type: ignore[no-untyped-def]
+        reads.append(item.file.relpath)
+        return real_screen(item, *args)
 
     def counting_scan(targets, only=None):  # type: ignore[no-untyped-def]
         scans.append(sorted(only) if only is not None else None)
         return real_scan(targets, only)
 
-    monkeypatch.setattr(screen, "screen", counting_screen)
+    monkeypatch.setattr(screen, "screened", counting_screen)
     monkeypatch.setattr(store, "scan", counting_scan)
     return reads, scans
 

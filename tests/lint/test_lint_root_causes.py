@@ -10,8 +10,11 @@ boundary ``pkg.sealed`` (preset adr-0230, allowed ``pkg.values``), upstream ``pk
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 
+import pytest
 from lint_project import Project
 
 from sealed_trace.lint.engine import LintResult
@@ -169,3 +172,47 @@ def test_each_import_of_a_producer_is_a_finding(project: Project) -> None:
         "def f():\n    from pkg.values import run\n    return run()\n",
     )
     assert [(f.line, f.code) for f in project.run().findings] == [(4, "ST104")]
+
+
+def test_without_every_chain_a_finding_carries_its_own_chain_and_parses_less(
+    project: Project,
+) -> None:
+    _plant(project)
+    parsed: list[str] = []
+    config = project.config()
+    from sealed_trace.lint.engine import lint
+
+    (finding,) = lint(config, use_cache=False, on_parse=parsed.append, every_chain=False).findings
+    assert finding.message == (
+        "upstream module pkg.up.a imports sealed module pkg.sealed (`from pkg import sealed`); "
+        "4 other upstream modules reach it through this import"
+    )
+    assert finding.chains == ("pkg.up.a -> pkg.sealed",)
+    # pkg.up.d's import of pkg.up.c is in a function: only a chain shown needs its kind
+    assert "src/pkg/up/d.py" not in parsed
+    every: list[str] = []
+    lint(config, use_cache=False, on_parse=every.append)
+    assert "src/pkg/up/d.py" in every
+
+
+def test_the_command_line_computes_every_chain_for_the_formats_that_show_them(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sealed_trace.lint import cli
+
+    _plant(project)
+    project.write_config()
+    monkeypatch.chdir(project.root)
+    for argv, shown in ((["--format", "json"], 5), (["--format", "sarif"], 5), ([], None)):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            assert cli.main(["--no-cache", *argv]) == 1
+        if shown is not None:
+            text = out.getvalue()
+            document = json.loads(text)
+            chains = (
+                document["findings"][0]["chains"]
+                if "findings" in document
+                else document["runs"][0]["results"][0]["properties"]["chains"]
+            )
+            assert len(chains) == shown
