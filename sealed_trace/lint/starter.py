@@ -565,7 +565,8 @@ def _forecast(root_dir: Path, text: str) -> list[str]:
         )
     except ConfigError as exc:
         raise InitError(f"the proposal is not a valid policy: {'; '.join(exc.problems)}") from None
-    findings = lint_project(LintOptions(policy=config, use_cache=False)).result.findings
+    options = LintOptions(policy=config, use_cache=False, every_chain=False)
+    findings = lint_project(options).result.findings
     if not findings:
         return ["# The first lint of this policy reports no findings."]
     return _forecast_lines(findings)
