@@ -18,143 +18,41 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from sealed_trace.lint.facts import (
-    IMPORT_FUNCS,
-    PATH_LOADERS,
-    PLUGIN_FUNCS,
-    DynamicFact,
-    FileFacts,
-    ImportFact,
-    RefFact,
-    dynamic_import_target,
-    relative_module,
+from sealed_trace.lint.dynamic_rules import (
+    ATTRIBUTE_MAKERS,
+    GRAPH_PASS,
+    LIST_MUTATORS,
+    RELATIVE_BASES,
+    CallArgs,
+    Importer,
+    Plain,
+    Site,
+    attribute_name_arguments,
+    computed_import_root,
+    escaped_import_function,
+    from_import_binding,
+    from_import_fact,
+    hidden_import,
+    import_binding,
+    import_function,
+    import_statement_fact,
+    is_main_guard,
+    judge_import_call,
+    loader_facts,
+    member_names,
+    module_name_argument,
+    names_import_function,
+    star_imported_functions,
+    string_import,
+    string_import_facts,
 )
+from sealed_trace.lint.facts import DynamicFact, FileFacts, ImportFact, RefFact
 from sealed_trace.lint.literals import Literals
 from sealed_trace.lint.screen import type_checking_spoofed
 from sealed_trace.lint.suppressions import scan_suppressions
 
 __all__ = ["extract_graph_facts"]
 
-#: Import functions of this pass: the shared ones plus the resolvers that import their
-#: argument's parents (``find_spec``) or the whole dotted path (``resolve_name``).
-_IMPORT_FUNCS = IMPORT_FUNCS | {"pkgutil.resolve_name", "importlib.util.find_spec"}
-_PLUGIN_FUNCS = PLUGIN_FUNCS
-_ALL_FUNCS = _IMPORT_FUNCS | _PLUGIN_FUNCS | PATH_LOADERS
-#: ``__import__(name, globals, locals, fromlist, level)``, under either name.
-_DUNDER_IMPORTS = frozenset({"builtins.__import__", "importlib.__import__"})
-#: Import functions whose use as a value (not a call) hides what they import, in the order
-#: findings name them.
-_ESCAPING_FUNCS = tuple(sorted(_IMPORT_FUNCS | PATH_LOADERS))
-#: Module globals that relative imports resolve against, and a package's ``__path__``, where
-#: its submodules are looked for.
-_RELATIVE_BASES = frozenset({"__package__", "__spec__", "__name__", "__path__"})
-#: Methods that change a list in place (``__path__.insert(0, elsewhere)``).
-_LIST_MUTATORS = frozenset(
-    {
-        "insert",
-        "append",
-        "extend",
-        "__iadd__",
-        "__setitem__",
-        "remove",
-        "clear",
-        "pop",
-        "reverse",
-        "sort",
-    }
-)
-#: ``getattr(anything, "import_module")`` and ``x["__import__"]`` are taken for the import
-#: function of that name whatever ``anything`` is (``getattr(getattr, "__self__")`` is the
-#: builtins module): over-approximating, the safe direction.
-_FUNC_BY_NAME = {
-    "__import__": "builtins.__import__",
-    "import_module": "importlib.import_module",
-    "run_module": "runpy.run_module",
-    "resolve_name": "pkgutil.resolve_name",
-    "find_spec": "importlib.util.find_spec",
-}
-#: Modules whose attributes, fetched under a computed name, may be an import function.
-_IMPORT_ROOTS = frozenset(
-    {
-        "builtins",
-        "importlib",
-        "importlib.util",
-        "importlib.machinery",
-        "importlib.metadata",
-        "pkgutil",
-        "runpy",
-        "imp",
-        "zipimport",
-        "pydoc",
-        "importlib.resources",
-        "importlib._bootstrap",
-        "unittest.mock",
-        "pickle",
-        "marshal",
-    }
-)
-#: Callables that import a module named by a string argument although they are not import
-#: functions: ``name -> (position, keywords)`` of that argument. A literal is an import of the
-#: longest known module it names (``patch("pkg.mod.attr")`` imports ``pkg.mod``); anything else
-#: that is not a module object or the module's own ``__name__``/``__package__`` is ST301.
-_STRING_IMPORTS: dict[str, tuple[int, tuple[str, ...]]] = {
-    "pydoc.locate": (0, ("path",)),
-    "pkgutil.get_data": (0, ("package",)),
-    "importlib._bootstrap._gcd_import": (0, ("name",)),
-    "importlib._bootstrap._find_and_load": (0, ("name",)),
-    **{
-        f"{owner}.{func}": (0, ("anchor", "package"))
-        for owner in ("importlib.resources", "importlib_resources")
-        for func in (
-            "files",
-            "read_text",
-            "read_binary",
-            "open_text",
-            "open_binary",
-            "path",
-            "contents",
-            "is_resource",
-        )
-    },
-    **{
-        owner + suffix: (0, ("target", "in_dict"))
-        for owner in ("unittest.mock.patch", "mock.patch")
-        for suffix in ("", ".dict", ".multiple")
-    },
-    "unittest.main": (0, ("module",)),
-    "unittest.TestProgram": (0, ("module",)),
-    "xml.sax.make_parser": (0, ("parser_list",)),
-}
-#: Of :data:`_STRING_IMPORTS`, the callables whose argument is a list of module names.
-_STRING_LIST_IMPORTS = frozenset({"xml.sax.make_parser"})
-#: Method names that import their string argument whatever object they are called on
-#: (``unittest.TestLoader().loadTestsFromName("pkg.mod")``); the ``...Names`` ones take a list.
-_STRING_IMPORT_METHODS = {
-    "loadTestsFromName": (0, ("name",)),
-    "loadTestsFromNames": (0, ("names",)),
-    "_gcd_import": (0, ("name",)),
-}
-#: Callables that may import any module named inside their data (``pickle.loads`` imports the
-#: module of every global it restores): ST301 wherever they occur.
-_HIDDEN_IMPORTS = frozenset(
-    {
-        *(
-            f"{owner}.{func}"
-            for owner in ("pickle", "_pickle", "marshal", "cPickle", "dill", "cloudpickle")
-            for func in ("load", "loads", "Unpickler")
-        ),
-        # logging configuration imports the classes and factories its data names ("class", "()")
-        "logging.config.dictConfig",
-        "logging.config.fileConfig",
-        "logging.config.listen",
-        # an entry point built by hand loads whatever its value names
-        "importlib.metadata.EntryPoint",
-        "importlib_metadata.EntryPoint",
-    }
-)
-#: Callables that make a function fetching an attribute named by a string: given an import
-#: function's name, what they make may be that function, whatever object it is applied to.
-_ATTRIBUTE_MAKERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
 _TYPING = ("typing", "typing_extensions")
 #: Components of the longest qualified name an alias is bound to: deeper than any module path
 #: and attribute the rules judge (a name bound through its own attribute in a loop would
@@ -184,6 +82,46 @@ def _arg(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
             return kw.value
     positional = [a for a in call.args if not isinstance(a, ast.Starred)]
     return positional[index] if index < len(positional) else None
+
+
+def _root_name(node: ast.expr | None) -> str | None:
+    """The name an attribute, subscript or call chain starts from (``a`` of ``a.b[0]()``)."""
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _plain(node: ast.expr) -> Plain:
+    """What the shared rules read of an expression (see :class:`Plain`)."""
+    if isinstance(node, ast.Name):
+        return Plain(name=node.id)
+    if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
+        return Plain(integer=node.value)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return Plain(items=tuple(_literal(e) for e in node.elts))
+    if _is_own_globals(node):
+        return Plain(own_globals=True)
+    return Plain(text=_literal(node))
+
+
+def _is_own_globals(node: ast.expr) -> bool:
+    """``globals()``: the calling module's own globals."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "globals"
+        and not (node.args or node.keywords)
+    )
+
+
+def _plain_arguments(call: ast.Call) -> CallArgs:
+    """A call's arguments as plain values."""
+    keywords: dict[str, Plain] = {}
+    for kw in call.keywords:
+        if kw.arg is not None:
+            keywords.setdefault(kw.arg, _plain(kw.value))
+    positional = tuple(_plain(a) for a in call.args if not isinstance(a, ast.Starred))
+    return CallArgs(positional, keywords)
 
 
 class _TypeChecking:
@@ -273,8 +211,7 @@ _LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 class _Visitor:
     def __init__(self, text: str, module: str, is_package: bool) -> None:
         self.lines = text.splitlines()
-        self.module = module
-        self.is_package = is_package
+        self.importer = Importer(module, is_package)
         self.bindings: dict[str, set[str]] = {}
         self.tc_bound: set[str] = set()
         self.rt_bound: set[str] = set()
@@ -304,25 +241,18 @@ class _Visitor:
             offset = len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
         return line, offset + 1
 
-    @property
-    def package(self) -> str:
-        """The package relative imports of this module resolve against."""
-        return self.module if self.is_package else self.module.rpartition(".")[0]
-
-    def absolute(self, level: int, name: str) -> str:
-        """The absolute name of ``from <level dots><name> import ...`` here."""
-        return relative_module(self.package, level, name) if level else name
+    def site(self, node: ast.AST, tc: bool, where: str) -> Site:
+        """``node``'s position; ``where`` it runs: ``""`` at module level, ``"function"``
+        inside a function body, ``"main"`` under the main guard."""
+        line, col = self.pos(node)
+        return Site(line, col, tc, where == "function", where == "main")
 
     def resolve(self, node: ast.expr, depth: int = 0) -> set[str]:
+        """Qualified names ``node`` may refer to through the file's imports and aliases."""
         if depth > 50:
             return set()
         if isinstance(node, ast.Name):
-            bound = self.bindings.get(node.id)
-            if bound:
-                return set(bound)
-            if node.id == "__builtins__":
-                return {"builtins"}
-            return {f"builtins.{node.id}"} if node.id in _BUILTINS else set()
+            return self._resolve_name(node.id)
         if isinstance(node, ast.Attribute):
             if node.attr == "__dict__":
                 return self.resolve(node.value, depth + 1)
@@ -333,15 +263,21 @@ class _Visitor:
             return self._call_result(node, depth)
         return set()
 
+    def _resolve_name(self, name: str) -> set[str]:
+        """What an import or alias binds ``name`` to, else the builtin of that name."""
+        bound = self.bindings.get(name)
+        if bound:
+            return set(bound)
+        if name == "__builtins__":
+            return {"builtins"}
+        return {f"builtins.{name}"} if name in _BUILTINS else set()
+
     def _member(self, owner: ast.expr, text: str | None, depth: int) -> set[str]:
         """``owner[text]`` or ``getattr(owner, text)``: a member of what ``owner`` is, and the
         import function of that name whatever ``owner`` is (over-approximating)."""
         if text is None:
             return set()
-        out = {f"{b}.{text}" for b in self.resolve(owner, depth + 1)}
-        if text in _FUNC_BY_NAME:
-            out.add(_FUNC_BY_NAME[text])
-        return out
+        return member_names(self.resolve(owner, depth + 1), text)
 
     def _call_result(self, node: ast.Call, depth: int) -> set[str]:
         """``vars(m)`` is ``m``; ``getattr(m, "name")`` is ``m.name``."""
@@ -384,11 +320,7 @@ class _Visitor:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 self._function(node, tc, where, stack)
             elif isinstance(node, ast.If):
-                inside = tc or guard.test(node.test)
-                body_where = "main" if not where and _is_main_guard(node.test) else where
-                stack.extend((child, tc, where) for child in node.orelse)
-                stack.extend((child, inside, body_where) for child in node.body)
-                stack.append((node.test, tc, where))
+                _guarded(node, tc, where, guard, stack)
             elif isinstance(node, ast.Import):
                 self._import(node, tc, where)
             elif isinstance(node, ast.ImportFrom):
@@ -409,7 +341,7 @@ class _Visitor:
     ) -> None:
         """A function's body runs when it is called; its defaults, decorators and
         annotations where it is defined."""
-        self._defaults(node.args)
+        self._add_aliases(_default_aliases(node.args))
         body = node.body if isinstance(node.body, list) else [node.body]
         stack.extend((child, tc, "function") for child in body)
         outer: list[ast.expr | None] = [*node.args.defaults, *node.args.kw_defaults]
@@ -471,28 +403,19 @@ class _Visitor:
             line, col = self.pos(expr) if resolved else (0, 0)
             for q in sorted(resolved):
                 self.refs.append(RefFact(line, col, q, False, "", tc_ref))
-            escaped = self._escaped_import_function(expr, resolved, called)
+            # an import function used as a value (``map(importlib.import_module, names)``,
+            # ``import_module.__call__(...)``) hides what it imports; a direct call, or an
+            # alias the walk follows, does not
+            direct = id(expr) in called or id(expr) in self.alias_values
+            escaped = escaped_import_function(resolved, direct)
             if escaped is not None:
                 self.dynamics.append(DynamicFact(line, col, "escaped-import", escaped))
-
-    def _escaped_import_function(
-        self, expr: ast.expr, resolved: set[str], called: set[int]
-    ) -> str | None:
-        """An import function used as a value (``map(importlib.import_module, names)``,
-        ``partial(__import__, ...)``, ``import_module.__call__(...)``): what it imports is
-        out of sight. A direct call, or an alias the walk follows, is not such a use."""
-        direct = id(expr) in called or id(expr) in self.alias_values
-        for q in sorted(resolved):
-            for func in _ESCAPING_FUNCS:
-                if (q == func and not direct) or q.startswith(func + "."):
-                    return func
-        return None
 
     def _assignment(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign | ast.NamedExpr) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         value = node.value
         for target in targets:
-            if isinstance(target, ast.Name) and target.id in _RELATIVE_BASES:
+            if isinstance(target, ast.Name) and target.id in RELATIVE_BASES:
                 # Relative imports resolve against this module's package: reassigned, they may
                 # name any module (``__package__ = "pkg"``, then ``from . import sealed``).
                 line, col = self.pos(target)
@@ -503,7 +426,7 @@ class _Visitor:
             if isinstance(target, ast.Name) and target.id == "__all__":
                 self._all_assigned(value)
             if not isinstance(node, ast.AugAssign):
-                self._alias(target, value)
+                self._add_aliases(_assigned_aliases(target, value))
 
     def _all_assigned(self, value: ast.expr) -> None:
         """``__all__ = [...]``: the names of a literal list or tuple."""
@@ -513,32 +436,12 @@ class _Visitor:
             self.all_literal += 1  # the target itself, counted as a use by the walk
             self.all_names.extend(n for n in names if n is not None)
 
-    def _alias(self, target: ast.expr, value: ast.expr) -> None:
-        """``name = value`` (also element by element of equal-length tuples): an alias the
-        walk follows."""
-        if isinstance(target, ast.Name):
-            self.aliases.append((target.id, value))
+    def _add_aliases(self, pairs: list[tuple[str, ast.expr]]) -> None:
+        """``(name, value)`` aliases the walk follows (their values are not taken for an
+        import function escaping)."""
+        for name, value in pairs:
+            self.aliases.append((name, value))
             self.alias_values.add(id(value))
-        elif (
-            isinstance(target, (ast.Tuple, ast.List))
-            and isinstance(value, (ast.Tuple, ast.List))
-            and len(target.elts) == len(value.elts)
-        ):
-            for t, v in zip(target.elts, value.elts, strict=True):
-                if isinstance(t, ast.Name):
-                    self.aliases.append((t.id, v))
-                    self.alias_values.add(id(v))
-
-    def _defaults(self, args: ast.arguments) -> None:
-        positional = [*args.posonlyargs, *args.args]
-        with_default = positional[len(positional) - len(args.defaults) :]
-        for arg, default in zip(with_default, args.defaults, strict=True):
-            self.aliases.append((arg.arg, default))
-            self.alias_values.add(id(default))
-        for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-            if kw_default is not None:
-                self.aliases.append((arg.arg, kw_default))
-                self.alias_values.add(id(kw_default))
 
     def _bind_aliases(self) -> None:
         """Bind each alias to what its value resolves to, propagating along chains of aliases
@@ -548,20 +451,24 @@ class _Visitor:
         dependents: dict[str, list[tuple[str, ast.expr]]] = {}
         work: list[tuple[str, ast.expr]] = []
         for name, value in self.aliases:
-            root: ast.expr = value
-            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
-                root = root.func if isinstance(root, ast.Call) else root.value
-            if isinstance(root, ast.Name):
-                dependents.setdefault(root.id, []).append((name, value))
+            root = _root_name(value)
+            if root is not None:
+                dependents.setdefault(root, []).append((name, value))
                 work.append((name, value))
         # getattr(x, ...) / vars(x): the value depends on the first argument's root too
         for name, value in self.aliases:
-            if isinstance(value, ast.Call):
-                obj = _arg(value, 0, "o")
-                while isinstance(obj, (ast.Attribute, ast.Subscript, ast.Call)):
-                    obj = obj.func if isinstance(obj, ast.Call) else obj.value
-                if isinstance(obj, ast.Name):
-                    dependents.setdefault(obj.id, []).append((name, value))
+            obj = _root_name(_arg(value, 0, "o")) if isinstance(value, ast.Call) else None
+            if obj is not None:
+                dependents.setdefault(obj, []).append((name, value))
+        self._propagate(work, dependents)
+
+    def _propagate(
+        self,
+        work: list[tuple[str, ast.expr]],
+        dependents: dict[str, list[tuple[str, ast.expr]]],
+    ) -> None:
+        """Bind each ``(name, value)`` of ``work``; when a binding grows, bind again the
+        aliases whose values depend on its name."""
         while work:
             name, value = work.pop()
             resolved = {q for q in self.resolve(value) if q.count(".") < _MAX_PARTS}
@@ -571,68 +478,77 @@ class _Visitor:
                 self.rt_bound.add(name)
                 work.extend(dependents.get(name, ()))
 
+    def _bind(self, name: str, target: str, tc: bool) -> None:
+        """``name`` is bound by an import (under ``TYPE_CHECKING`` or not) to ``target``."""
+        self.bindings.setdefault(name, set()).add(target)
+        (self.tc_bound if tc else self.rt_bound).add(name)
+
     def _import(self, node: ast.Import, tc: bool, where: str) -> None:
         for alias in node.names:
-            if alias.asname:
-                self.bindings.setdefault(alias.asname, set()).add(alias.name)
-                (self.tc_bound if tc else self.rt_bound).add(alias.asname)
-            else:
-                root = alias.name.partition(".")[0]
-                self.bindings.setdefault(root, set()).add(root)
-                (self.tc_bound if tc else self.rt_bound).add(root)
-            line, col = self.pos(alias)
-            self.imports.append(
-                ImportFact(
-                    line,
-                    col,
-                    alias.name,
-                    None,
-                    "import",
-                    tc,
-                    f"import {alias.name}",
-                    where == "function",
-                    node.lineno,
-                    where == "main",
-                )
-            )
+            self._bind(*import_binding(alias.name, alias.asname), tc)
+            site = self.site(alias, tc, where)
+            self.imports.append(import_statement_fact(site, node.lineno, alias.name))
 
     def _import_from(self, node: ast.ImportFrom, tc: bool, where: str) -> None:
-        module = self.absolute(node.level, node.module or "")
+        module = self.importer.absolute(node.level, node.module or "")
         spelled = "." * node.level + (node.module or "")
         for alias in node.names:
             if (alias.asname or alias.name) == "__all__":
                 self.all_uses += 1
-            if module and alias.name == "*":  # ``from importlib import *`` binds import_module
-                for func in _ALL_FUNCS:
-                    owner, _, last = func.rpartition(".")
-                    if owner == module:
-                        self.bindings.setdefault(last, set()).add(func)
-                        (self.tc_bound if tc else self.rt_bound).add(last)
-            if module and alias.name != "*":
-                name = alias.asname or alias.name
-                self.bindings.setdefault(name, set()).add(f"{module}.{alias.name}")
-                (self.tc_bound if tc else self.rt_bound).add(name)
-            line, col = self.pos(alias if alias.name != "*" else node)
-            self.imports.append(
-                ImportFact(
-                    line,
-                    col,
-                    module,
-                    alias.name,
-                    "from",
-                    tc,
-                    f"from {spelled} import {alias.name}",
-                    where == "function",
-                    node.lineno,
-                    where == "main",
-                )
-            )
+            if module:
+                for name, target in _from_bindings(module, alias):
+                    self._bind(name, target, tc)
+            site = self.site(alias if alias.name != "*" else node, tc, where)
+            self.imports.append(from_import_fact(site, node.lineno, module, spelled, alias.name))
+
+
+def _from_bindings(module: str, alias: ast.alias) -> list[tuple[str, str]]:
+    """What one alias of ``from module import ...`` binds: the name (``from importlib import
+    *`` binds ``import_module``)."""
+    if alias.name == "*":
+        return star_imported_functions(module)
+    return [from_import_binding(module, alias.name, alias.asname)]
+
+
+def _assigned_aliases(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr]]:
+    """``name = value`` (also element by element of equal-length tuples): the aliases the
+    walk follows."""
+    if isinstance(target, ast.Name):
+        return [(target.id, value)]
+    if (
+        isinstance(target, (ast.Tuple, ast.List))
+        and isinstance(value, (ast.Tuple, ast.List))
+        and len(target.elts) == len(value.elts)
+    ):
+        pairs = zip(target.elts, value.elts, strict=True)
+        return [(t.id, v) for t, v in pairs if isinstance(t, ast.Name)]
+    return []
+
+
+def _default_aliases(args: ast.arguments) -> list[tuple[str, ast.expr]]:
+    """A parameter with a default is an alias of its default (over-approximating)."""
+    positional = [*args.posonlyargs, *args.args]
+    with_default = positional[len(positional) - len(args.defaults) :]
+    pairs = [(arg.arg, default) for arg, default in zip(with_default, args.defaults, strict=True)]
+    keyword_pairs = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    return pairs + [(arg.arg, default) for arg, default in keyword_pairs if default is not None]
+
+
+def _guarded(node: ast.If, tc: bool, where: str, guard: _TypeChecking, stack: list[_Item]) -> None:
+    """An ``if``: its body is under ``TYPE_CHECKING`` or the main guard when its test says
+    so; its test and ``else`` run where the ``if`` does."""
+    inside = tc or guard.test(node.test)
+    body_where = "main" if not where and _is_main_guard(node.test) else where
+    stack.extend((child, tc, where) for child in node.orelse)
+    stack.extend((child, inside, body_where) for child in node.body)
+    stack.append((node.test, tc, where))
 
 
 class _DynamicImports:
     """The dynamic-import rules of this pass, judged on each call once the walk has bound
     every import and alias: import functions with literal (or literal-resolvable) names,
-    string-importing calls, computed names (ST301), path loaders and plugin discovery."""
+    string-importing calls, computed names (ST301), path loaders and plugin discovery (the
+    judgments are :mod:`.dynamic_rules`', in its :data:`GRAPH_PASS` dialect)."""
 
     def __init__(self, visitor: _Visitor) -> None:
         self.visitor = visitor
@@ -640,92 +556,74 @@ class _DynamicImports:
 
     def call(self, node: ast.Call, tc: bool) -> None:
         """Judge one call (see the class docstring)."""
-        func = node.func
-        if (
-            isinstance(func, ast.Attribute)
-            and func.attr in _LIST_MUTATORS
-            and isinstance(func.value, ast.Name)
-            and func.value.id == "__path__"
-        ):
-            line, col = self.visitor.pos(node)
-            self.visitor.dynamics.append(DynamicFact(line, col, "relative-base", "__path__"))
-        callee = self.visitor.resolve(node.func)
+        visitor = self.visitor
+        line, col = visitor.pos(node)
+        if _mutates_path(node.func):
+            visitor.dynamics.append(DynamicFact(line, col, "relative-base", "__path__"))
+        callee = visitor.resolve(node.func)
         computed = self._computed_root(node, callee)
         if computed is not None:
-            line, col = self.visitor.pos(node)
-            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", computed))
+            visitor.dynamics.append(DynamicFact(line, col, "computed-import", computed))
         self._string_import(node, callee, tc)
         self._attribute_maker(node, callee)
-        if not callee & _ALL_FUNCS:
-            return
-        line, col = self.visitor.pos(node)
-        if callee & _IMPORT_FUNCS:
-            self._dynamic_import(node, sorted(callee & _IMPORT_FUNCS)[0], line, col, tc)
-        if callee & PATH_LOADERS:
-            self.visitor.dynamics.append(
-                DynamicFact(line, col, "path-import", sorted(callee & PATH_LOADERS)[0])
-            )
-        if callee & _PLUGIN_FUNCS:
-            self.visitor.dynamics.append(
-                DynamicFact(line, col, "plugin-discovery", sorted(callee & _PLUGIN_FUNCS)[0])
-            )
+        func = import_function(callee, GRAPH_PASS)
+        if func is not None:
+            self._dynamic_import(node, func, tc)
+        visitor.dynamics.extend(loader_facts(callee, line, col))
 
     def _string_import(self, node: ast.Call, callee: set[str], tc: bool) -> None:
-        """Calls that import a module named by a string (:data:`_STRING_IMPORTS`) and calls
-        that may import modules named in their data (:data:`_HIDDEN_IMPORTS`)."""
+        """Calls that import a module named by a string (:data:`STRING_IMPORTS`) and calls
+        that may import modules named in their data (:data:`HIDDEN_IMPORTS`)."""
         line, col = self.visitor.pos(node)
-        hidden = callee & _HIDDEN_IMPORTS
-        if hidden:
-            self.visitor.dynamics.append(DynamicFact(line, col, "hidden-import", sorted(hidden)[0]))
-        matched = sorted(callee & _STRING_IMPORTS.keys())
-        spec: tuple[int, tuple[str, ...]] | None = None
-        func = ""
-        if matched:
-            func = matched[0]
-            spec = _STRING_IMPORTS[func]
-        elif isinstance(node.func, ast.Attribute) and node.func.attr in _STRING_IMPORT_METHODS:
-            func = node.func.attr
-            spec = _STRING_IMPORT_METHODS[func]
+        hidden = hidden_import(callee)
+        if hidden is not None:
+            self.visitor.dynamics.append(DynamicFact(line, col, "hidden-import", hidden))
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        spec = string_import(callee, method)
         if spec is None:
             return
-        index, keywords = spec
-        arg: ast.expr | None = None
-        for keyword in keywords:
-            arg = _arg(node, index, keyword)
-            if arg is not None:
-                break
+        arg = next((a for k in spec.keywords if (a := _arg(node, spec.index, k)) is not None), None)
         if arg is None:
             return  # ``files()``: the calling module itself
-        listed = func.endswith("Names") or func in _STRING_LIST_IMPORTS
-        items = arg.elts if (listed and isinstance(arg, (ast.List, ast.Tuple))) else [arg]
+        items = [arg]
+        if spec.listed and isinstance(arg, (ast.List, ast.Tuple)):
+            items = list(arg.elts)
+        self._string_import_items(node, spec.func, items, tc)
+
+    def _string_import_items(
+        self, node: ast.Call, func: str, items: list[ast.expr], tc: bool
+    ) -> None:
+        """Each module name a string-importing call takes: the literals it can be, or one
+        computed import (ST301) for the first that is none."""
+        site = self.visitor.site(node, tc, self.visitor.where)
         for item in items:
             texts = self.literals(item, node)
             if texts is not None:
-                self.visitor.imports.extend(
-                    self._dynamic_fact(line, col, text.strip("."), None, tc, f"{func}({text!r})")
-                    for text in sorted(texts)
-                    if text.strip(".")
-                )
-                continue
-            if isinstance(item, ast.Name) and item.id in ("__name__", "__package__"):
-                continue  # the module itself or its package: already imported
-            if isinstance(item, (ast.Name, ast.Attribute)) and self.visitor.resolve(item):
-                continue  # a module object: its reference is an edge of its own
-            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
-            return
+                self.visitor.imports.extend(string_import_facts(func, texts, site))
+            elif not self._names_a_module(item):
+                fact = DynamicFact(site.line, site.column, "computed-import", func)
+                self.visitor.dynamics.append(fact)
+                return
+
+    def _names_a_module(self, item: ast.expr) -> bool:
+        """A computed string-import argument that names a module all the same: the module
+        itself or its package (already imported), or a module object (an edge of its own)."""
+        if isinstance(item, ast.Name) and item.id in ("__name__", "__package__"):
+            return True
+        return isinstance(item, (ast.Name, ast.Attribute)) and bool(self.visitor.resolve(item))
 
     def _attribute_maker(self, node: ast.Call, callee: set[str]) -> None:
         """``operator.attrgetter("__import__")(builtins_module)(...)``: an attribute getter or
         method caller for an import function's name may fetch it from a module the lint cannot
         see (``len.__self__`` is ``builtins``). A computed name is treated as ``getattr`` with
         a computed name on an unknown object is (see docs/lint.md, Limits)."""
-        makers = callee & _ATTRIBUTE_MAKERS
+        makers = sorted(callee & ATTRIBUTE_MAKERS)
         if not makers:
             return
-        maker = sorted(makers)[0]
-        for arg in node.args[:1] if maker == "operator.methodcaller" else node.args:
+        maker = makers[0]
+        for arg in node.args[: attribute_name_arguments(maker, len(node.args))]:
             text = _literal(arg)
-            if text is not None and any(name in _FUNC_BY_NAME for name in text.split(".")):
+            if text is not None and names_import_function(text):
                 line, col = self.visitor.pos(node)
                 self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", maker))
                 return
@@ -734,43 +632,22 @@ class _DynamicImports:
         """``getattr(importlib, name)`` / ``__builtins__[name](...)``: an attribute of an
         import-capable module fetched under a computed name may be an import function."""
         if "builtins.getattr" in callee:
-            obj = _arg(node, 0, "o")
-            attr = _arg(node, 1, "name")
-            if obj is not None and attr is not None and _literal(attr) is None:
-                roots = self.visitor.resolve(obj) & _IMPORT_ROOTS
-                if roots:
-                    return f"getattr({sorted(roots)[0]}, ...)"
+            root = self._computed_member_of(_arg(node, 0, "o"), _arg(node, 1, "name"))
+            if root is not None:
+                return f"getattr({root}, ...)"
         func = node.func
-        if isinstance(func, ast.Subscript) and _literal(func.slice) is None:
-            roots = self.visitor.resolve(func.value) & _IMPORT_ROOTS
-            if roots:
-                return f"{sorted(roots)[0]}[...]"
+        if isinstance(func, ast.Subscript):
+            root = self._computed_member_of(func.value, func.slice)
+            if root is not None:
+                return f"{root}[...]"
         return None
 
-    @staticmethod
-    def _import_level(node: ast.Call, func: str) -> int | None:
-        """The ``level`` of ``__import__(name, globals, locals, fromlist, level)`` (0 for the
-        other import functions), None when it is computed."""
-        if func not in _DUNDER_IMPORTS:
-            return 0
-        level = _arg(node, 4, "level")
-        if level is None:
-            return 0
-        if isinstance(level, ast.Constant) and type(level.value) is int and level.value >= 0:
-            if level.value == 0:
-                return 0
-            # A relative import resolves against the package its globals name: only the
-            # module's own globals (``globals()``, or none given) name this module's package.
-            base = _arg(node, 1, "globals")
-            own = base is None or (
-                isinstance(base, ast.Call)
-                and isinstance(base.func, ast.Name)
-                and base.func.id == "globals"
-                and not base.args
-                and not base.keywords
-            )
-            return level.value if own else None
-        return None
+    def _computed_member_of(self, owner: ast.expr | None, name: ast.expr | None) -> str | None:
+        """The import-capable module ``owner`` is, when a member of it is fetched under a
+        computed ``name``."""
+        if owner is None or name is None or _literal(name) is not None:
+            return None
+        return computed_import_root(self.visitor.resolve(owner))
 
     def literals(self, expr: ast.expr | None, at: ast.AST) -> frozenset[str] | None:
         """Every string ``expr`` can be at ``at`` (see :mod:`.literals`); None when one is
@@ -786,61 +663,27 @@ class _DynamicImports:
             self._literals = Literals(self.visitor.tree)
         return self._literals.values(expr, at)
 
-    def _dynamic_import(self, node: ast.Call, func: str, line: int, col: int, tc: bool) -> None:
-        arg = _arg(node, 0, "mod_name" if func == "runpy.run_module" else "name")
-        texts = self.literals(arg, node)
-        if texts is None:
-            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
-            return
-        for text in sorted(texts):
-            self._literal_import(node, func, text, line, col, tc)
+    def _dynamic_import(self, node: ast.Call, func: str, tc: bool) -> None:
+        """An import function's call: every literal its module argument can be, judged by
+        the shared rule."""
+        visitor = self.visitor
+        names = self.literals(_arg(node, *module_name_argument(func)), node)
+        site = visitor.site(node, tc, visitor.where)
+        args = _plain_arguments(node)
+        imports, dynamics = judge_import_call(func, names, args, site, visitor.importer, GRAPH_PASS)
+        visitor.imports.extend(imports)
+        visitor.dynamics.extend(dynamics)
 
-    def _literal_import(
-        self, node: ast.Call, func: str, text: str, line: int, col: int, tc: bool
-    ) -> None:
-        """One module name an import function's call takes (a literal, or one of the
-        literals its computed argument can be)."""
-        if func == "pkgutil.resolve_name":
-            text = text.partition(":")[0]  # "pkg.mod:attr" imports pkg.mod
-        relative = self._import_level(node, func)
-        if relative is None or not (text.strip(".") or relative):
-            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
-            return
-        own = self.visitor.package
-        package_arg = _arg(node, 1, "package")
-        package = _literal(package_arg)
-        if isinstance(package_arg, ast.Name) and (
-            package_arg.id == "__package__"
-            or (package_arg.id == "__name__" and self.visitor.is_package)
-        ):  # a package's ``__name__`` is its ``__package__``
-            package = own
-        module = dynamic_import_target(text, relative, package, own)
-        if module is None:
-            self.visitor.dynamics.append(DynamicFact(line, col, "computed-import", func))
-            return
-        self.visitor.imports.append(
-            self._dynamic_fact(line, col, module, None, tc, f"{func}({text!r})")
-        )
-        fromlist = _arg(node, 3, "fromlist") if func in _DUNDER_IMPORTS else None
-        if isinstance(fromlist, (ast.List, ast.Tuple)):
-            for element in fromlist.elts:
-                item = _literal(element)
-                if item:
-                    self.visitor.imports.append(
-                        self._dynamic_fact(
-                            line, col, module, item, tc, f"{func}({text!r}, fromlist=[{item!r}])"
-                        )
-                    )
 
-    def _dynamic_fact(
-        self, line: int, col: int, module: str, name: str | None, tc: bool, text: str
-    ) -> ImportFact:
-        """A literal dynamic import of the call being judged (the walk says where it
-        runs)."""
-        where = self.visitor.where
-        return ImportFact(
-            line, col, module, name, "dynamic", tc, text, where == "function", line, where == "main"
-        )
+def _mutates_path(func: ast.expr) -> bool:
+    """``__path__.insert(0, elsewhere)`` and the like: the package's submodules are looked
+    for elsewhere."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in LIST_MUTATORS
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "__path__"
+    )
 
 
 #: ``try`` statements (``try``/``except*`` from Python 3.11 on).
@@ -864,12 +707,9 @@ def _is_main_guard(test: ast.expr) -> bool:
     script, never when it is imported."""
     if not isinstance(test, ast.Compare) or len(test.ops) != 1:
         return False
-    if not isinstance(test.ops[0], ast.Eq):
-        return False
-    sides = (test.left, test.comparators[0])
-    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
-    texts = [s for s in sides if _literal(s) == "__main__"]
-    return len(names) == 1 and len(texts) == 1
+    return is_main_guard(
+        isinstance(test.ops[0], ast.Eq), _plain(test.left), _plain(test.comparators[0])
+    )
 
 
 def _dotted_name(node: ast.expr) -> str | None:
@@ -940,18 +780,19 @@ def _imported_bindings(
     """``module:<module>`` per ``import``, ``import:<module>.<name>`` per from-import and
     ``star:<module>`` (under ``"*"``) per star import."""
     if isinstance(stmt, ast.Import):
-        return [
-            (a.asname, f"module:{a.name}") if a.asname else (root, f"module:{root}")
-            for a in stmt.names
-            for root in (a.name.partition(".")[0],)
-        ]
-    base = visitor.absolute(stmt.level, stmt.module or "")
+        bound = (import_binding(a.name, a.asname) for a in stmt.names)
+        return [(name, f"module:{target}") for name, target in bound]
+    base = visitor.importer.absolute(stmt.level, stmt.module or "")
     if not base:
         return []
-    return [
-        ("*", f"star:{base}") if a.name == "*" else (a.asname or a.name, f"import:{base}.{a.name}")
-        for a in stmt.names
-    ]
+    out: list[tuple[str, str]] = []
+    for a in stmt.names:
+        if a.name == "*":
+            out.append(("*", f"star:{base}"))
+        else:
+            name, target = from_import_binding(base, a.name, a.asname)
+            out.append((name, f"import:{target}"))
+    return out
 
 
 def _nested_statements(stmt: ast.stmt) -> list[ast.stmt]:

@@ -71,6 +71,30 @@ def test_a_dynamic_import_in_a_function_or_under_the_main_guard_has_that_kind() 
     }
 
 
+@pytest.mark.parametrize("extract", [extract_graph_facts, extract_facts])
+def test_decorators_defaults_and_annotations_run_where_the_function_is_defined(
+    extract: object,
+) -> None:
+    text = (
+        "import importlib\n"
+        "@importlib.import_module('pkg.a')\n"
+        "def f(x=importlib.import_module('pkg.b')) -> importlib.import_module('pkg.c'):\n"
+        "    importlib.import_module('pkg.d')\n"
+        "if __name__ == '__main__':\n"
+        "    def g(y=__import__('pkg.e')):\n"
+        "        __import__('pkg.f')\n"
+    )
+    facts = extract(text, "pkg.m", False)  # type: ignore[operator]
+    assert {f.module: kind_of_import(f) for f in facts.imports if f.kind == "dynamic"} == {
+        "pkg.a": EdgeKind.MODULE,
+        "pkg.b": EdgeKind.MODULE,
+        "pkg.c": EdgeKind.MODULE,
+        "pkg.d": EdgeKind.FUNCTION,
+        "pkg.e": EdgeKind.MAIN,
+        "pkg.f": EdgeKind.FUNCTION,
+    }
+
+
 def test_a_comparison_that_is_not_the_main_guard_guards_nothing() -> None:
     text = "if __name__ != '__main__':\n    import pkg.a\nif x == '__main__':\n    import pkg.b\n"
     facts = extract_graph_facts(text, "pkg.m", False)

@@ -174,17 +174,17 @@ def test_boundary_and_upstream_findings_in_one_run(project: Project) -> None:
 def test_the_byte_triggers_cover_every_callable_the_parser_judges() -> None:
     """A file is parsed for dynamic imports only when its bytes name one of the trigger words;
     every callable and module the import-graph pass judges must be spelled with one."""
-    from sealed_trace.lint import ast_pass, hiding
+    from sealed_trace.lint import dynamic_rules, hiding
 
     words = [w.decode() for w in (*hiding.DYNAMIC_WORDS, *hiding.ROOT_WORDS)]
     names = {
-        *ast_pass._ALL_FUNCS,
-        *ast_pass._STRING_IMPORTS,
-        *ast_pass._HIDDEN_IMPORTS,
-        *ast_pass._IMPORT_ROOTS,
-        *ast_pass._STRING_IMPORT_METHODS,
-        *ast_pass._FUNC_BY_NAME,
-        *ast_pass._RELATIVE_BASES,
+        *dynamic_rules.IMPORTING_CALLABLES,
+        *dynamic_rules.STRING_IMPORTS,
+        *dynamic_rules.HIDDEN_IMPORTS,
+        *dynamic_rules.IMPORT_ROOTS,
+        *dynamic_rules.STRING_IMPORT_METHODS,
+        *dynamic_rules.FUNC_BY_NAME,
+        *dynamic_rules.RELATIVE_BASES,
     }
     whole = [w.decode() for w in hiding.WHOLE_ROOT_WORDS]
     uncovered = sorted(

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from lint_project import Project
 
@@ -54,3 +58,23 @@ def test_extra_forbidden_fields(project: Project) -> None:
 
 def test_forbidden_field_not_checked_outside_boundary(project: Project) -> None:
     assert project.upstream("class T:\n    answer: int\n") == set()
+
+
+def test_the_kind_of_a_record_does_not_depend_on_the_hash_seed() -> None:
+    """A base bound to two record bases (one per branch) gives the same kind in every
+    process: the facts are cached by content and computed in pool workers."""
+    script = (
+        "from sealed_trace.lint.cst_pass import extract_facts\n"
+        "text = 'import typing, sys\\nif sys.version_info > (3, 11):\\n"
+        "    Base = typing.NamedTuple\\nelse:\\n    Base = typing.TypedDict\\n"
+        "class R(Base):\\n    answer: int\\n'\n"
+        "print(sorted({f.record_kind for f in extract_facts(text, 'pkg.m', False).fields}))\n"
+    )
+    kinds = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        kinds.add(done.stdout.strip())
+    assert kinds == {"['TypedDict']"}
