@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from sealed_trace.lint.compiler import parse_and_compile
 from sealed_trace.lint.dynamic_rules import (
     ATTRIBUTE_MAKERS,
     GRAPH_PASS,
@@ -58,6 +59,11 @@ _TYPING = ("typing", "typing_extensions")
 #: and attribute the rules judge (a name bound through its own attribute in a loop would
 #: otherwise grow for ever).
 _MAX_PARTS = 24
+#: Most names the composition of aliases binds a name to. Scopes are ignored, so ``x = x.a``
+#: in one function and ``x = x.b`` in another compose without end (``x.a.b.a...``): without a
+#: bound the names grow exponentially in the number of such lines. Imports and direct
+#: aliases (``x = pkg.mod``) are always bound; compositions only below this bound.
+_MAX_ALIAS_NAMES = 64
 _BUILTINS = frozenset({"__import__", "getattr", "vars"})
 _Guard = tuple[ast.expr, ...]
 #: A node of the walk, whether it is under ``TYPE_CHECKING``, and where it runs.
@@ -467,16 +473,37 @@ class _Visitor:
         work: list[tuple[str, ast.expr]],
         dependents: dict[str, list[tuple[str, ast.expr]]],
     ) -> None:
-        """Bind each ``(name, value)`` of ``work``; when a binding grows, bind again the
-        aliases whose values depend on its name."""
+        """Bind each ``(name, value)`` of ``work``, in rounds: each round resolves its aliases
+        with the bindings of the round before, then binds again the aliases whose values
+        depend on a name that grew. The first round binds every direct alias; later rounds
+        (compositions through other aliases) add to a name only while it has fewer than
+        :data:`_MAX_ALIAS_NAMES` names, so the rounds end and memory stays linear."""
+        first = True
         while work:
-            name, value = work.pop()
-            resolved = {q for q in self.resolve(value) if q.count(".") < _MAX_PARTS}
-            bound = self.bindings.setdefault(name, set())
-            if not resolved <= bound:
-                bound |= resolved
-                self.rt_bound.add(name)
-                work.extend(dependents.get(name, ()))
+            grown: dict[str, set[str]] = {}
+            for name, value in work:
+                resolved = {q for q in self.resolve(value) if q.count(".") < _MAX_PARTS}
+                grown.setdefault(name, set()).update(resolved)
+            again: dict[int, tuple[str, ast.expr]] = {}
+            for name, names in grown.items():
+                if self._grow(name, names, first):
+                    again.update((id(v), (n, v)) for n, v in dependents.get(name, ()))
+            work = list(again.values())
+            first = False
+
+    def _grow(self, name: str, names: set[str], unbounded: bool) -> bool:
+        """Add ``names`` to ``name``'s binding (all of them if ``unbounded``, else the
+        shortest while it holds fewer than :data:`_MAX_ALIAS_NAMES`); whether it grew."""
+        bound = self.bindings.setdefault(name, set())
+        new = names - bound
+        if not unbounded:
+            room = max(0, _MAX_ALIAS_NAMES - len(bound))
+            new = set(sorted(new, key=lambda q: (q.count("."), q))[:room])
+        if not new:
+            return False
+        bound |= new
+        self.rt_bound.add(name)
+        return True
 
     def _bind(self, name: str, target: str, tc: bool) -> None:
         """``name`` is bound by an import (under ``TYPE_CHECKING`` or not) to ``target``."""
@@ -823,10 +850,9 @@ def extract_graph_facts(
     """
     suppressions = scan_suppressions(text)
     try:
-        tree = ast.parse(text, feature_version=feature_version)
         # the compiler's own checks too ('return' outside function, duplicate arguments, a
         # misplaced __future__ import): such a file cannot be imported either
-        compile(tree, "<module>", "exec", dont_inherit=True)
+        tree = parse_and_compile(text, feature_version)
     except SyntaxError as exc:
         return FileFacts(
             error=(

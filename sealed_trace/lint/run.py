@@ -57,7 +57,9 @@ class ColdRun:
         self.selected = selected
         self.rules = rules
         self.store = FactStore(config, Layout.of(files, config.source_roots), cache, on_parse)
-        self._reach: dict[tuple[str, int], BoundaryReach] = {}
+        #: the reach of each boundary (by name) over the facts known when it was computed (how
+        #: many files had facts): only the latest is kept, older ones are stale
+        self._reach: dict[str, tuple[int, BoundaryReach]] = {}
         self._upstreams: dict[str, list[str]] = {}
         self._sealeds: dict[str, list[str]] = {}
         #: ST404 per (boundary name, sealed module)
@@ -70,14 +72,13 @@ class ColdRun:
     def reach_of(self, b: Boundary) -> BoundaryReach:
         """What reaches ``b``'s sealed module over the facts known now, never through a module
         ``b`` seals (see :class:`.reverse.BoundaryReach`)."""
-        key = (b.name, len(self.store.facts))
-        cached = self._reach.get(key)
-        if cached is None:
+        known = len(self.store.facts)
+        cached = self._reach.get(b.name)
+        if cached is None or cached[0] != known:
             hop = self.store.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
-            cached = self._reach[key] = BoundaryReach(
-                self.store, b, hop, self._upstream(b), self.every_chain
-            )
-        return cached
+            reach = BoundaryReach(self.store, b, hop, self._upstream(b), self.every_chain)
+            cached = self._reach[b.name] = (known, reach)
+        return cached[1]
 
     def _upstream(self, b: Boundary) -> list[str]:
         found = self._upstreams.get(b.name)

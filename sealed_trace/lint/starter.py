@@ -40,6 +40,7 @@ from typing import Any
 
 from sealed_trace.lint.api import LintOptions, lint_project
 from sealed_trace.lint.ast_pass import extract_graph_facts
+from sealed_trace.lint.compiler import parse
 from sealed_trace.lint.config import (
     DEFAULT_EDGE_KINDS,
     ConfigError,
@@ -435,7 +436,7 @@ def _import_targets(file: SourceFile, tree: _Tree, kinds: Collection[EdgeKind]) 
     """The first-party modules that the imports of ``kinds`` in ``file`` load, in file
     order."""
     try:
-        syntax = ast.parse(Path(file.abspath).read_bytes())
+        syntax = parse(Path(file.abspath).read_bytes())
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return []  # the lint reports a file it cannot read or parse (ST001, ST002)
     own = file.module or ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 import pytest
 from lint_project import Project
@@ -139,3 +140,34 @@ def test_coding_cookies_are_found_on_lines_split_at_any_line_end(
     project: Project, source: bytes, line: int
 ) -> None:
     assert project.upstream(source) == {("ST401", line)}  # type: ignore[arg-type]
+
+
+def test_aliases_rebound_through_their_own_attributes_keep_the_direct_alias(
+    project: Project,
+) -> None:
+    # Scopes are ignored for aliases, so each default below composes with every other one
+    # (load.a0.a1..., an exponential number of names); the lint bounds the compositions and
+    # still binds the direct alias, whose call imports the sealed module.
+    defaults = "".join(f"def f{i}(load=load.a{i}):\n    pass\n" for i in range(60))
+    body = "import importlib\nload = importlib.import_module\n" + defaults + 'load("pkg.sealed")\n'
+    project.write("src/pkg/up/many.py", body)
+    assert ("ST401", body.count("\n")) in project.codes("src/pkg/up/many.py")
+
+
+def test_the_compilers_warnings_about_scanned_code_are_neither_errors_nor_output(
+    project: Project, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # CPython warns about these while compiling (SyntaxWarning; DeprecationWarning before
+    # 3.12): the scanned project's business. Under -W error (pytest's filterwarnings = error)
+    # they would become syntax errors; the lint's verdict and output stay the same.
+    odd = 'if x is 1:\n    y = "\\d"\n'
+    dynamic = "importlib.import_module(input())\n"
+    project.write("src/pkg/up/warns.py", "import importlib\nx = 1\n" + odd + dynamic)
+    project.write("src/pkg/sealed.py", "x = 1\n" + odd)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", module="libcst")
+        warnings.filterwarnings("ignore", module="grimp")
+        found = {(f.path, f.code) for f in project.findings()}
+    assert found == {("src/pkg/up/warns.py", "ST301")}
+    assert capfd.readouterr().err == ""

@@ -3,7 +3,6 @@ limits), then libcst's, on a thread with a deep stack."""
 
 from __future__ import annotations
 
-import ast
 import io
 import sys
 import threading
@@ -12,6 +11,8 @@ import unicodedata
 from collections.abc import Callable
 
 import libcst as cst
+
+from sealed_trace.lint.compiler import parse_and_compile
 
 __all__ = ["ParseError", "check_syntax", "normalize_identifiers", "on_deep_stack", "parse"]
 
@@ -96,8 +97,7 @@ def check_syntax(
     (libcst then judges its syntax)."""
     older, newer = _against_running(target)
     try:
-        tree = ast.parse(text, feature_version=older)
-        compile(tree, "<module>", "exec", dont_inherit=True)  # the compiler's checks too
+        parse_and_compile(text, older)  # the compiler's checks too
     except SyntaxError as exc:
         if newer is not None:
             return None, newer  # syntax newer than this interpreter's: libcst judges it
