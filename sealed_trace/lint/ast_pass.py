@@ -302,7 +302,7 @@ class _Visitor:
         """Walk ``tree`` once (iteratively: no recursion limit), then resolve references."""
         self.tree = tree
         refs, calls = self._walk(tree, _TypeChecking(tree, "\n".join(self.lines)))
-        self._bind_aliases()
+        _bind_aliases(self)
         self._references(refs, {id(call.func) for call, _, _ in calls})
         dynamic = _DynamicImports(self)
         for call, tc, where in calls:
@@ -449,62 +449,6 @@ class _Visitor:
             self.aliases.append((name, value))
             self.alias_values.add(id(value))
 
-    def _bind_aliases(self) -> None:
-        """Bind each alias to what its value resolves to, propagating along chains of aliases
-        (a worklist: each binding only grows, and a name bound through its own attribute,
-        ``node = node.parent`` in a loop, grows only up to :data:`_MAX_PARTS` components, so
-        this ends)."""
-        dependents: dict[str, list[tuple[str, ast.expr]]] = {}
-        work: list[tuple[str, ast.expr]] = []
-        for name, value in self.aliases:
-            root = _root_name(value)
-            if root is not None:
-                dependents.setdefault(root, []).append((name, value))
-                work.append((name, value))
-        # getattr(x, ...) / vars(x): the value depends on the first argument's root too
-        for name, value in self.aliases:
-            obj = _root_name(_arg(value, 0, "o")) if isinstance(value, ast.Call) else None
-            if obj is not None:
-                dependents.setdefault(obj, []).append((name, value))
-        self._propagate(work, dependents)
-
-    def _propagate(
-        self,
-        work: list[tuple[str, ast.expr]],
-        dependents: dict[str, list[tuple[str, ast.expr]]],
-    ) -> None:
-        """Bind each ``(name, value)`` of ``work``, in rounds: each round resolves its aliases
-        with the bindings of the round before, then binds again the aliases whose values
-        depend on a name that grew. The first round binds every direct alias; later rounds
-        (compositions through other aliases) add to a name only while it has fewer than
-        :data:`_MAX_ALIAS_NAMES` names, so the rounds end and memory stays linear."""
-        first = True
-        while work:
-            grown: dict[str, set[str]] = {}
-            for name, value in work:
-                resolved = {q for q in self.resolve(value) if q.count(".") < _MAX_PARTS}
-                grown.setdefault(name, set()).update(resolved)
-            again: dict[int, tuple[str, ast.expr]] = {}
-            for name, names in grown.items():
-                if self._grow(name, names, first):
-                    again.update((id(v), (n, v)) for n, v in dependents.get(name, ()))
-            work = list(again.values())
-            first = False
-
-    def _grow(self, name: str, names: set[str], unbounded: bool) -> bool:
-        """Add ``names`` to ``name``'s binding (all of them if ``unbounded``, else the
-        shortest while it holds fewer than :data:`_MAX_ALIAS_NAMES`); whether it grew."""
-        bound = self.bindings.setdefault(name, set())
-        new = names - bound
-        if not unbounded:
-            room = max(0, _MAX_ALIAS_NAMES - len(bound))
-            new = set(sorted(new, key=lambda q: (q.count("."), q))[:room])
-        if not new:
-            return False
-        bound |= new
-        self.rt_bound.add(name)
-        return True
-
     def _bind(self, name: str, target: str, tc: bool) -> None:
         """``name`` is bound by an import (under ``TYPE_CHECKING`` or not) to ``target``."""
         self.bindings.setdefault(name, set()).add(target)
@@ -527,6 +471,63 @@ class _Visitor:
                     self._bind(name, target, tc)
             site = self.site(alias if alias.name != "*" else node, tc, where)
             self.imports.append(from_import_fact(site, node.lineno, module, spelled, alias.name))
+
+
+def _bind_aliases(visitor: _Visitor) -> None:
+    """Bind each alias of ``visitor`` (after its walk) to what its value resolves to,
+    propagating along chains of aliases (see :func:`_propagate` for why this ends)."""
+    dependents: dict[str, list[tuple[str, ast.expr]]] = {}
+    work: list[tuple[str, ast.expr]] = []
+    for name, value in visitor.aliases:
+        root = _root_name(value)
+        if root is not None:
+            dependents.setdefault(root, []).append((name, value))
+            work.append((name, value))
+    # getattr(x, ...) / vars(x): the value depends on the first argument's root too
+    for name, value in visitor.aliases:
+        obj = _root_name(_arg(value, 0, "o")) if isinstance(value, ast.Call) else None
+        if obj is not None:
+            dependents.setdefault(obj, []).append((name, value))
+    _propagate(visitor, work, dependents)
+
+
+def _propagate(
+    visitor: _Visitor,
+    work: list[tuple[str, ast.expr]],
+    dependents: dict[str, list[tuple[str, ast.expr]]],
+) -> None:
+    """Bind each ``(name, value)`` of ``work``, in rounds: each round resolves its aliases
+    with the bindings of the round before, then binds again the aliases whose values
+    depend on a name that grew. The first round binds every direct alias; later rounds
+    (compositions through other aliases) add to a name only while it has fewer than
+    :data:`_MAX_ALIAS_NAMES` names, so the rounds end and memory stays linear."""
+    first = True
+    while work:
+        grown: dict[str, set[str]] = {}
+        for name, value in work:
+            resolved = {q for q in visitor.resolve(value) if q.count(".") < _MAX_PARTS}
+            grown.setdefault(name, set()).update(resolved)
+        again: dict[int, tuple[str, ast.expr]] = {}
+        for name, names in grown.items():
+            if _grow(visitor, name, names, first):
+                again.update((id(v), (n, v)) for n, v in dependents.get(name, ()))
+        work = list(again.values())
+        first = False
+
+
+def _grow(visitor: _Visitor, name: str, names: set[str], unbounded: bool) -> bool:
+    """Add ``names`` to ``name``'s binding (all of them if ``unbounded``, else the
+    shortest while it holds fewer than :data:`_MAX_ALIAS_NAMES`); whether it grew."""
+    bound = visitor.bindings.setdefault(name, set())
+    new = names - bound
+    if not unbounded:
+        room = max(0, _MAX_ALIAS_NAMES - len(bound))
+        new = set(sorted(new, key=lambda q: (q.count("."), q))[:room])
+    if not new:
+        return False
+    bound |= new
+    visitor.rt_bound.add(name)
+    return True
 
 
 def _from_bindings(module: str, alias: ast.alias) -> list[tuple[str, str]]:

@@ -24,6 +24,8 @@ def sealed_facts(
     text: str, module: str | None, is_package: bool, target: tuple[int, int] | None
 ) -> FileFacts:
     """The libcst pass of one file (a sealed module, in a worker of the pool or in process)."""
+    # libcst loads in the worker that parses (and on a cold run only): a warm lint and the
+    # pool's parent never pay its import
     from sealed_trace.lint.cst_pass import extract_facts
 
     return extract_facts(text, module, is_package, target)

@@ -117,19 +117,7 @@ def lint(
     rules: tuple[Rule, ...] = (*BUILTIN_RULES, *extra_rules)
     files, selected = _files_of(config, paths)
     cache = LintCache(config.cache_dir if use_cache else None)
-    env = _environment() if rule_loader is not None else []
-    run_key = hashlib.sha256(
-        json.dumps(
-            [
-                ENGINE_VERSION,
-                config.policy_hash(),
-                _rule_key(rules),
-                sorted(selected or []),
-                env,
-                every_chain,
-            ]
-        ).encode()
-    ).hexdigest()
+    run_key = _run_key(config, rules, selected, rule_loader is not None, every_chain)
     fingerprints = {f.relpath: [*f.fingerprint, f.problem or ""] for f in files}
     cached = _warm(cache, run_key, fingerprints)
     if cached is not None:
@@ -154,6 +142,28 @@ def lint(
         known,
     )
     return dataclasses.replace(result, seconds=time.perf_counter() - started)
+
+
+def _run_key(
+    config: LintConfig,
+    rules: Sequence[Rule],
+    selected: set[str] | None,
+    with_plugins: bool,
+    every_chain: bool,
+) -> str:
+    """What a warm answer must have been computed with, besides the files: the engine, the
+    policy, the rules, the reported files, the installed environment (when plugin rules are
+    loaded) and whether every chain was asked for."""
+    env = _environment() if with_plugins else []
+    key = [
+        ENGINE_VERSION,
+        config.policy_hash(),
+        _rule_key(rules),
+        sorted(selected or []),
+        env,
+        every_chain,
+    ]
+    return hashlib.sha256(json.dumps(key).encode()).hexdigest()
 
 
 def _files_of(config: LintConfig, paths: Sequence[str]) -> tuple[list[SourceFile], set[str] | None]:

@@ -68,6 +68,7 @@ class StaticGraph:
 
 def _grimp() -> tuple[Any, Any, Any, Any]:
     """grimp's scanner and the value types it takes (its ports' types)."""
+    # grimp loads on a cold run only (a warm lint never scans)
     import grimp  # noqa: F401  (configures grimp's file-system adapter, which the scan reads)
     from grimp.application.ports.modulefinder import FoundPackage, ModuleFile
     from grimp.application.scanning import scan_imports
