@@ -304,19 +304,31 @@ class _Visitor:
         refs, calls = self._walk(tree, _TypeChecking(tree, "\n".join(self.lines)))
         _bind_aliases(self)
         self._references(refs, {id(call.func) for call, _, _ in calls})
+        self._literal_getattrs(calls)
         dynamic = _DynamicImports(self)
         for call, tc, where in calls:
             self.where = where
             dynamic.call(call, tc)
         self.where = ""
 
+    def _literal_getattrs(self, calls: list[tuple[ast.Call, bool, str]]) -> None:
+        """``getattr(pkg, "name")`` names ``pkg.name`` as the attribute ``pkg.name`` does: a
+        reference (via ``getattr``)."""
+        for call, tc, where in calls:
+            if "builtins.getattr" not in self.resolve(call.func):
+                continue
+            resolved = self.resolve(call)
+            line, col = self.pos(call)
+            for q in sorted(resolved):
+                self.refs.append(RefFact(line, col, q, False, "getattr", tc, where == "function"))
+
     def _walk(
         self, tree: ast.Module, guard: _TypeChecking
-    ) -> tuple[list[tuple[ast.expr, bool]], list[tuple[ast.Call, bool, str]]]:
-        """Record imports and assignments; return the references (with whether they are
-        under ``TYPE_CHECKING``) and the calls (and where they run), judged once every
-        import is bound."""
-        refs: list[tuple[ast.expr, bool]] = []
+    ) -> tuple[list[tuple[ast.expr, bool, str]], list[tuple[ast.Call, bool, str]]]:
+        """Record imports and assignments; return the references and the calls (each with
+        whether it is under ``TYPE_CHECKING`` and where it runs), judged once every import
+        is bound."""
+        refs: list[tuple[ast.expr, bool, str]] = []
         calls: list[tuple[ast.Call, bool, str]] = []
         # (node, under TYPE_CHECKING, where: "" at module level, "function" inside a function
         # body, "main" under ``if __name__ == "__main__":``)
@@ -365,7 +377,7 @@ class _Visitor:
         tc: bool,
         where: str,
         stack: list[_Item],
-        refs: list[tuple[ast.expr, bool]],
+        refs: list[tuple[ast.expr, bool, str]],
     ) -> None:
         """A name or attribute chain: a reference when it is loaded from a name, and a use of
         ``__all__`` when it names it."""
@@ -379,7 +391,7 @@ class _Visitor:
         if not isinstance(inner, ast.Name):
             stack.append((inner, tc, where))
         elif isinstance(node.ctx, ast.Load):
-            refs.append((node, tc))
+            refs.append((node, tc, where))
 
     def _other(
         self, node: ast.AST, tc: bool, where: str, calls: list[tuple[ast.Call, bool, str]]
@@ -396,10 +408,10 @@ class _Visitor:
             if any(kw.arg == "__all__" for kw in node.keywords):
                 self.all_uses += 1  # ``globals().update(__all__=...)``
 
-    def _references(self, refs: list[tuple[ast.expr, bool]], called: set[int]) -> None:
+    def _references(self, refs: list[tuple[ast.expr, bool, str]], called: set[int]) -> None:
         """Resolve each reference through the imports and aliases of the file."""
         tc_only = self.tc_bound - self.rt_bound
-        for expr, tc in refs:
+        for expr, tc, where in refs:
             root = expr
             while isinstance(root, ast.Attribute):
                 root = root.value
@@ -408,7 +420,7 @@ class _Visitor:
             resolved = self.resolve(expr)
             line, col = self.pos(expr) if resolved else (0, 0)
             for q in sorted(resolved):
-                self.refs.append(RefFact(line, col, q, False, "", tc_ref))
+                self.refs.append(RefFact(line, col, q, False, "", tc_ref, where == "function"))
             # an import function used as a value (``map(importlib.import_module, names)``,
             # ``import_module.__call__(...)``) hides what it imports; a direct call, or an
             # alias the walk follows, does not

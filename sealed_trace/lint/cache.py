@@ -29,7 +29,7 @@ __all__ = ["ENGINE_VERSION", "KNOWN_FILE", "RUN_FILE", "LintCache"]
 
 #: The engine's version: part of every cache key, so a new engine never reads an old
 #: engine's facts or findings (bump it when what a pass finds, or how, changes).
-ENGINE_VERSION = "11"
+ENGINE_VERSION = "12"
 
 #: The last run (the warm path); its name is its format's version.
 RUN_FILE = "lint-v1.json"

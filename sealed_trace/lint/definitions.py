@@ -38,7 +38,14 @@ class Definitions:
             known = self._kinds[qname] = self._kind_of(qname)
         return known
 
-    def _kind_of(self, qname: str) -> str:
+    def trail(self, qname: str) -> frozenset[str]:
+        """Every name ``qname`` is bound through, itself included: the re-exports, star
+        imports and aliases followed through first-party modules (``pkg.seal`` bound by
+        ``from pkg.sealed import seal`` in ``pkg``: ``{pkg.seal, pkg.sealed.seal}``)."""
+        return frozenset(self._follow(qname)[1])
+
+    def _follow(self, qname: str) -> tuple[set[str], set[str]]:
+        """The kinds ``qname`` is defined as along its trail, and the trail."""
         kinds: set[str] = set()
         seen: set[str] = set()
         work = [qname]
@@ -49,6 +56,10 @@ class Definitions:
                 found, more = self._definition(name)
                 kinds |= found
                 work.extend(more)
+        return kinds, seen
+
+    def _kind_of(self, qname: str) -> str:
+        kinds = self._follow(qname)[0]
         for kind in ("function", "external:", "class", "value", "module"):
             match = sorted(k for k in kinds if k.startswith(kind))
             if match:

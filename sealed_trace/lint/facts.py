@@ -189,7 +189,8 @@ class ImportFact:
 class RefFact:
     """A maximal name or attribute chain resolved through imports or builtins to ``qname``.
     ``call``: the reference is called; ``via``: how it resolved (``""``, ``"alias clk"``,
-    ``"getattr"``); ``type_checking``: inside ``if TYPE_CHECKING:``."""
+    ``"getattr"``); ``type_checking``: inside ``if TYPE_CHECKING:``; ``lazy``: inside a
+    function body (recorded by the standard-library pass)."""
 
     line: int
     column: int
@@ -197,6 +198,7 @@ class RefFact:
     call: bool
     via: str = ""
     type_checking: bool = False
+    lazy: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.graph import EdgeKind, ancestors, kinds_from_policy
+from sealed_trace.lint.package_names import PackageNames
 from sealed_trace.lint.rules.base import ReverseEdge, marked_chain
 from sealed_trace.lint.store import FactStore
 
@@ -57,6 +58,9 @@ class BoundaryReach:
         self.steps: dict[tuple[str, str], str] = {}
         self._causes: dict[str, tuple[ReverseEdge, ...]] = {}
         self._tails: dict[str, str] = {}
+        #: upstream modules naming the sealed module's objects through a package above them
+        self.package_names = PackageNames(self)
+        self._named_only: set[str] = set()
 
     def clean(self) -> list[str]:
         """Upstream modules that reach no sealed module, themselves or through an ancestor."""
@@ -110,6 +114,11 @@ class BoundaryReach:
                     cause = node
                 node = self.hop[node]
             causes.setdefault(cause, []).append(upstream)
+            if cause != upstream and self.package_names.edge(upstream) is not None:
+                # it names the sealed module's objects through a package above it: a root
+                # cause of its own besides the package (:mod:`.package_names`)
+                causes.setdefault(upstream, []).append(upstream)
+                self._named_only.add(upstream)
         return {c: tuple(sorted(u, key=lambda m: (m != c, m))) for c, u in sorted(causes.items())}
 
     def _chain_start(self, module: str) -> str | None:
@@ -131,7 +140,8 @@ class BoundaryReach:
         return found
 
     def _cause_edges(self, module: str, affected: tuple[str, ...]) -> tuple[ReverseEdge, ...]:
-        edges = self._reverse_edges(module)
+        named = self.package_names.edge(module) if module in self._named_only else None
+        edges = self._reverse_edges(module) if named is None else (named,)
         if not edges:
             return ()
         kinds = self.kinds
@@ -243,6 +253,14 @@ class BoundaryReach:
                 ):
                     out.setdefault(package, []).append(upstream)
         return {p: tuple(sorted(u)) for p, u in sorted(out.items())}
+
+    def chain_of(self, start: str) -> tuple[str, ...]:
+        """``start``'s shortest chain to the sealed module (``start`` must reach it)."""
+        return tuple(self._hop_chain(start))
+
+    def chain_kinds(self, chain: Sequence[str]) -> tuple[str, ...]:
+        """How each step of ``chain`` runs, as the boundary counts them."""
+        return self._step_kinds(chain, self.kinds)
 
     def _hop_chain(self, start: str) -> list[str]:
         """``start``'s shortest chain to the sealed module."""

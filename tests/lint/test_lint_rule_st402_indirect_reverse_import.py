@@ -21,11 +21,17 @@ def test_parent_package_reexports_sealed(project: Project) -> None:
     assert project.upstream("import pkg.reexport\n") == {("ST402", 1)}
 
 
-def test_a_package_above_the_upstream_module_is_the_cause(project: Project) -> None:
-    # pkg/__init__ runs before every upstream module: the finding is there, once
+def test_a_package_above_the_upstream_module_is_a_cause(project: Project) -> None:
+    # pkg/__init__ runs before every upstream module: a finding there, once; pkg.up.a names
+    # the sealed module's Thing through it, a root cause of its own (removing the re-export
+    # alone leaves it broken); pkg.up.b only imports the package
     project.write("src/pkg/__init__.py", "from pkg.sealed import Thing\n")
     project.write("src/pkg/up/a.py", "from pkg import Thing\n")
-    assert {(f.path, f.code) for f in project.findings()} == {("src/pkg/__init__.py", "ST403")}
+    project.write("src/pkg/up/b.py", "import pkg\n")
+    assert {(f.path, f.code) for f in project.findings()} == {
+        ("src/pkg/__init__.py", "ST403"),
+        ("src/pkg/up/a.py", "ST402"),
+    }
 
 
 def test_relative_star_of_parent_that_reexports(project: Project) -> None:
