@@ -20,6 +20,8 @@ import ast
 import itertools
 from collections.abc import Iterable, Iterator
 
+from sealed_trace.lint.literal_calls import ModuleUses
+
 __all__ = ["MAX_VALUES", "Literals"]
 
 #: More strings than this from one expression: taken as computed (a bound on the work).
@@ -35,18 +37,25 @@ class _Binding:
     (it is an element of that iterable), ``keys``/``items`` parts of a dict's ``items()``,
     or nothing known (``value`` and ``elements`` both None)."""
 
-    __slots__ = ("elements", "part", "value")
+    __slots__ = ("elements", "parameter", "part", "unpack", "value")
 
     def __init__(
         self,
         value: ast.expr | None = None,
         elements: ast.expr | None = None,
         part: int = -1,
+        unpack: tuple[int, int] | None = None,
+        parameter: tuple[ast.FunctionDef | ast.AsyncFunctionDef, str] | None = None,
     ) -> None:
         self.value = value
         self.elements = elements
         #: for ``for k, v in D.items()``: 0 for the key, 1 for the value
         self.part = part
+        #: for ``for a, b in ROWS``: ``(index, width)`` of the name in each row of ``elements``
+        self.unpack = unpack
+        #: ``(function, parameter name)``: a parameter of a module-private function, which
+        #: takes what its calls in the module pass (:mod:`.literal_calls`)
+        self.parameter = parameter
 
 
 class Literals:
@@ -55,10 +64,12 @@ class Literals:
     def __init__(self, tree: ast.Module) -> None:
         self.bindings: dict[str, list[_Binding]] = {}
         self.parents: dict[int, ast.AST] = {}
+        self.uses = ModuleUses()
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
                 self.parents[id(child)] = node
             self._collect(node)
+            self.uses.note(node, self.parents.get(id(node)))
 
     # -- bindings --------------------------------------------------------------------------
     def _bind(self, target: ast.expr, binding: _Binding) -> None:
@@ -88,10 +99,20 @@ class Literals:
             self._other(node)
 
     def _parameters(self, node: ast.arguments) -> None:
-        """A function's parameters: bound to whatever a caller passes."""
-        for arg in (*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg):
-            if arg is not None:
-                self.bindings.setdefault(arg.arg, []).append(_Binding())
+        """A function's parameters: bound to whatever a caller passes (for a module-private
+        function, what its calls in this module pass: :meth:`_parameter`)."""
+        function = self.parents.get(id(node))
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not (
+            function.name.startswith("_") and not function.name.endswith("__")
+        ):
+            function = None  # not module-private: any caller, anywhere
+        named = (*node.posonlyargs, *node.args, *node.kwonlyargs)
+        for arg in (*named, node.vararg, node.kwarg):
+            if arg is None:
+                continue
+            known = function is not None and any(arg is a for a in named)
+            binding = _Binding(parameter=(function, arg.arg)) if known and function else _Binding()
+            self.bindings.setdefault(arg.arg, []).append(binding)
 
     def _other(self, node: ast.AST) -> None:
         """Bindings whose value is never known: ``with ... as``, ``except ... as``, imports,
@@ -120,6 +141,12 @@ class Literals:
     def _loop(self, target: ast.expr, iterable: ast.expr) -> None:
         if isinstance(target, ast.Name):
             self._bind(target, _Binding(elements=iterable))
+            return
+        if _plain_names(target) and _method_of(iterable, "items") is None:
+            assert isinstance(target, (ast.Tuple, ast.List))
+            width = len(target.elts)
+            for index, element in enumerate(target.elts):
+                self._bind(element, _Binding(elements=iterable, unpack=(index, width)))
             return
         items = _method_of(iterable, "items")
         if (
@@ -160,7 +187,92 @@ class Literals:
             return self._elements(expr.value, guards, step, seen, lookup=True)
         if isinstance(expr, ast.Call):
             return self._get(expr, guards, step, seen)
+        if isinstance(expr, ast.IfExp):  # either branch may be taken
+            body = self._values(expr.body, guards, step, seen)
+            return _union([body, self._values(expr.orelse, guards, step, seen)])
+        if isinstance(expr, ast.Attribute):
+            return self._attribute(expr, guards, step, seen)
         return None
+
+    def _attribute(
+        self, expr: ast.Attribute, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+    ) -> _Values:
+        """A class constant (``self.PYTEST``, ``cls.PYTEST``, ``Runner.PYTEST``): every
+        value an attribute of that name is assigned in the module."""
+        key = "." + expr.attr
+        found = self.uses.attribute_values(expr.value, expr.attr) if key not in seen else None
+        if found is None:
+            return None
+        return _union(self._values(v, guards, depth, seen | {key}) for v in found)
+
+    def _parameter(
+        self,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        name: str,
+        guards: dict[str, ast.expr],
+        depth: int,
+        seen: frozenset[str],
+    ) -> _Values:
+        """A parameter of a module-private function: what each of its calls passes (its
+        value at the call, with the call's own guards)."""
+        if len(self.bindings.get(function.name, ())) != 1:
+            return None  # the function's name is rebound: another function may be called
+        passed = self.uses.arguments(function, name)
+        if passed is None:
+            return None
+        calls = self.uses.calls[function.name]
+        return _union(
+            self._values(arg, self._guards(call), depth, seen)
+            for arg, call in zip(passed, calls, strict=True)
+        )
+
+    def _unpacked(
+        self,
+        rows: ast.expr,
+        index: int,
+        width: int,
+        guards: dict[str, ast.expr],
+        depth: int,
+        seen: frozenset[str],
+    ) -> _Values:
+        """``a`` or ``b`` of ``for a, b in ROWS``: the ``index``-th element of each row of
+        a literal collection of rows of ``width`` elements."""
+        found = self._rows(rows, depth, seen)
+        if found is None:
+            return None
+        parts: list[_Values] = []
+        for row in found:
+            if not isinstance(row, (ast.Tuple, ast.List)) or len(row.elts) != width:
+                return None
+            if any(isinstance(e, ast.Starred) for e in row.elts):
+                return None
+            parts.append(self._values(row.elts[index], guards, depth + 1, seen))
+        return _union(parts)
+
+    def _rows(self, expr: ast.expr, depth: int, seen: frozenset[str]) -> list[ast.expr] | None:
+        """The element expressions of a literal tuple, list or set (through names bound only
+        to such, and ``sorted``/``list``/...); None otherwise."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
+            return list(expr.elts)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+            if expr.func.id in _SAME_ELEMENTS and len(expr.args) == 1 and not expr.keywords:
+                return self._rows(expr.args[0], depth + 1, seen)
+            return None
+        if not isinstance(expr, ast.Name) or expr.id in seen:
+            return None
+        bindings = self.bindings.get(expr.id)
+        if not bindings or any(b.value is None for b in bindings):
+            return None
+        out: list[ast.expr] = []
+        for binding in bindings:
+            assert binding.value is not None
+            rows = self._rows(binding.value, depth + 1, seen | {expr.id})
+            if rows is None:
+                return None
+            out.extend(rows)
+        return out
 
     def _concatenation(
         self,
@@ -209,6 +321,10 @@ class Literals:
         """The strings one binding of a name gives (None: not only literals, or unknown)."""
         if binding.value is not None:
             return self._values(binding.value, guards, depth, seen)
+        if binding.parameter is not None:
+            return self._parameter(*binding.parameter, guards, depth, seen)
+        if binding.elements is not None and binding.unpack is not None:
+            return self._unpacked(binding.elements, *binding.unpack, guards, depth, seen)
         if binding.elements is not None and binding.part >= 0:
             return self._dict_part(binding.elements, binding.part, guards, depth, seen)
         if binding.elements is not None:
@@ -322,6 +438,13 @@ class Literals:
                 out.setdefault(name, collection)
             child, parent = parent, self.parents.get(id(parent))
         return out
+
+
+def _plain_names(target: ast.expr) -> bool:
+    """Whether ``target`` unpacks into plain names (``a, b``; no star, no nesting)."""
+    return isinstance(target, (ast.Tuple, ast.List)) and all(
+        isinstance(e, ast.Name) for e in target.elts
+    )
 
 
 def _names_bound_unknown(node: ast.AST) -> Iterable[str]:

@@ -55,6 +55,41 @@ CLEAN = {
         "import importlib\nBASE = 'json'\nimportlib.import_module(BASE + '.decoder')\n"
         "importlib.import_module(f'{BASE}.encoder')\n"
     ),
+    # issue 22: literals after all
+    "loop-unpacking-literal-pairs": (
+        "import importlib\nPAIRS = (('a', 'json'), ('b', 'os.path'))\n"
+        "for name, module in PAIRS:\n    importlib.import_module(module)\n"
+    ),
+    "loop-unpacking-sorted-rows": (
+        "import importlib\nROWS = [('json', 1), ('csv', 2)]\n"
+        "for module, _ in sorted(ROWS):\n    importlib.import_module(module)\n"
+    ),
+    "private-function-parameter": (
+        "import importlib\ndef _load(name, package=None):\n"
+        "    return importlib.import_module(name, package)\n"
+        "_load('json')\n_load(name='os.path')\n"
+    ),
+    "private-function-default": (
+        "import importlib\ndef _load(name='json'):\n    return importlib.import_module(name)\n"
+        "_load()\n_load('csv')\n"
+    ),
+    "private-function-through-a-constant": (
+        "import importlib\nCODECS = ('json', 'csv')\n"
+        "def _load(name):\n    return importlib.import_module(name)\n"
+        "for c in CODECS:\n    _load(c)\n"
+    ),
+    "class-constant-through-self": (
+        "import importlib\nclass Runner:\n    PYTEST = 'pytest'\n"
+        "    def run(self):\n        return importlib.import_module(self.PYTEST)\n"
+    ),
+    "class-constant-through-the-class": (
+        "import importlib\nclass Runner:\n    PYTEST: str = 'pytest'\n"
+        "importlib.import_module(Runner.PYTEST)\n"
+    ),
+    "conditional-expression": (
+        "import importlib, sys\n"
+        "importlib.import_module('tomllib' if sys.version_info >= (3, 11) else 'tomli')\n"
+    ),
 }
 
 
@@ -95,6 +130,22 @@ FOUND = {
         "def load(k):\n    return importlib.import_module(_MAP[k])\n"
     ),
     "concatenation": "import importlib\nBASE = 'pkg.'\nimportlib.import_module(BASE + 'sealed')\n",
+    "conditional-expression": (
+        "import importlib\nDEBUG = False\n"
+        "importlib.import_module('pkg.sealed' if DEBUG else 'json')\n"
+    ),
+    "loop-unpacking": (
+        "import importlib\nfor key, mod in (('a', 'json'), ('b', 'pkg.sealed')):\n"
+        "    importlib.import_module(mod)\n"
+    ),
+    "private-function-parameter": (
+        "import importlib\ndef _load(name):\n    return importlib.import_module(name)\n"
+        "_load('json')\n_load('pkg.sealed')\n"
+    ),
+    "class-constant": (
+        "import importlib\nclass Runner:\n    TARGET = 'pkg.sealed'\n"
+        "    def run(self):\n        return importlib.import_module(self.TARGET)\n"
+    ),
     "pep562-mapping": (
         "import importlib\n_LAZY = {'Thing': 'pkg.sealed'}\n"
         "def __getattr__(name):\n"
@@ -158,6 +209,45 @@ STILL_COMPUTED = {
     "self-referencing": (
         "import importlib\nNAME = 'a'\nwhile True:\n    NAME = NAME + '.b'\n"
         "    importlib.import_module(NAME)\n"
+    ),
+    "private-function-used-as-a-value": (
+        "import importlib\ndef _load(n):\n    return importlib.import_module(n)\n"
+        "_load('json')\nmods = list(map(_load, discover()))\n"
+    ),
+    "private-function-called-with-unpacking": (
+        "import importlib\ndef _load(n):\n    return importlib.import_module(n)\n"
+        "_load(*discover())\n"
+    ),
+    "private-function-decorated": (
+        "import importlib, functools\n@functools.cache\ndef _load(n):\n"
+        "    return importlib.import_module(n)\n_load('json')\n"
+    ),
+    "private-function-rebound": (
+        "import importlib\ndef _load(n):\n    return importlib.import_module(n)\n"
+        "_load('json')\n_load = other\n"
+    ),
+    "private-function-never-called-here": (
+        "import importlib\ndef _load(n):\n    return importlib.import_module(n)\n"
+    ),
+    "class-constant-assigned-elsewhere": (
+        "import importlib\nclass Runner:\n    NAME = 'json'\n"
+        "    def set(self, x):\n        self.NAME = x\n"
+        "    def run(self):\n        return importlib.import_module(self.NAME)\n"
+    ),
+    "class-constant-of-an-unknown-object": (
+        "import importlib\nclass Runner:\n    NAME = 'json'\n"
+        "def run(config):\n    return importlib.import_module(config.NAME)\n"
+    ),
+    "instance-attribute-only": (
+        "import importlib\nclass Runner:\n    def __init__(self, n):\n        self.n = n\n"
+        "    def run(self):\n        return importlib.import_module(self.n)\n"
+    ),
+    "rows-of-other-widths": (
+        "import importlib\nfor a, b in (('json', 'x'), ('csv',)):\n"
+        "    importlib.import_module(b)\n"
+    ),
+    "rows-computed": (
+        "import importlib\nfor a, b in discover():\n    importlib.import_module(b)\n"
     ),
     "guard-of-another-name": (
         "import importlib\n_OK = ('json',)\n"
