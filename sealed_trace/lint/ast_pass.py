@@ -16,11 +16,13 @@ while parsing, so look-alike Unicode spellings resolve too.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import Any
 
 from sealed_trace.lint.compiler import parse_and_compile
 from sealed_trace.lint.dynamic_rules import (
     ATTRIBUTE_MAKERS,
+    BINDERS,
     GRAPH_PASS,
     LIST_MUTATORS,
     RELATIVE_BASES,
@@ -29,6 +31,7 @@ from sealed_trace.lint.dynamic_rules import (
     Plain,
     Site,
     attribute_name_arguments,
+    code_runner,
     computed_import_root,
     escaped_import_function,
     from_import_binding,
@@ -64,7 +67,7 @@ _MAX_PARTS = 24
 #: bound the names grow exponentially in the number of such lines. Imports and direct
 #: aliases (``x = pkg.mod``) are always bound; compositions only below this bound.
 _MAX_ALIAS_NAMES = 64
-_BUILTINS = frozenset({"__import__", "getattr", "vars"})
+_BUILTINS = frozenset({"__import__", "getattr", "vars", "exec", "eval"})
 _Guard = tuple[ast.expr, ...]
 #: A node of the walk, whether it is under ``TYPE_CHECKING``, and where it runs.
 _Item = tuple[ast.AST, bool, str]
@@ -237,6 +240,8 @@ class _Visitor:
         #: where the call being judged runs ("", "function" or "main", as in :meth:`run`)
         self.where = ""
         self.tree: ast.Module | None = None
+        #: ``id`` of each expression called where it stands (a call's callee, a decorator)
+        self.called_at_once: set[int] = set()
 
     # -- helpers -------------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[int, int]:
@@ -303,13 +308,21 @@ class _Visitor:
         self.tree = tree
         refs, calls = self._walk(tree, _TypeChecking(tree, "\n".join(self.lines)))
         _bind_aliases(self)
-        self._references(refs, {id(call.func) for call, _, _ in calls})
+        bound = {id(call.args[0]) for call, _, _ in calls if self.binds_an_import(call)}
+        self._references(refs, {id(call.func) for call, _, _ in calls} | bound)
         self._literal_getattrs(calls)
         dynamic = _DynamicImports(self)
         for call, tc, where in calls:
             self.where = where
             dynamic.call(call, tc)
         self.where = ""
+
+    def binds_an_import(self, call: ast.Call) -> bool:
+        """``functools.partial(import_module, name, ...)``: an import function with its
+        module argument bound (judged as that call, see :class:`_DynamicImports`)."""
+        if len(call.args) < 2 or not BINDERS & self.resolve(call.func):
+            return False
+        return import_function(self.resolve(call.args[0]), GRAPH_PASS) is not None
 
     def _literal_getattrs(self, calls: list[tuple[ast.Call, bool, str]]) -> None:
         """``getattr(pkg, "name")`` names ``pkg.name`` as the attribute ``pkg.name`` does: a
@@ -361,10 +374,13 @@ class _Visitor:
         annotations where it is defined."""
         self._add_aliases(_default_aliases(node.args))
         body = node.body if isinstance(node.body, list) else [node.body]
-        stack.extend((child, tc, "function") for child in body)
+        # a lambda called where it stands (a decorator, ``(lambda: ...)()``) runs there
+        runs = where if id(node) in self.called_at_once else "function"
+        stack.extend((child, tc, runs) for child in body)
         outer: list[ast.expr | None] = [*node.args.defaults, *node.args.kw_defaults]
         if not isinstance(node, ast.Lambda):
             outer += [*node.decorator_list, node.returns]
+            self.called_at_once.update(id(d) for d in node.decorator_list)
         args = node.args
         for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
             if arg is not None:
@@ -405,6 +421,7 @@ class _Visitor:
             self.all_uses += 1
         elif isinstance(node, ast.Call):
             calls.append((node, tc, where))
+            self.called_at_once.add(id(node.func))
             if any(kw.arg == "__all__" for kw in node.keywords):
                 self.all_uses += 1  # ``globals().update(__all__=...)``
 
@@ -609,7 +626,30 @@ class _DynamicImports:
         func = import_function(callee, GRAPH_PASS)
         if func is not None:
             self._dynamic_import(node, func, tc)
+        elif visitor.binds_an_import(node):  # partial(import_module, name): that call
+            bound = ast.copy_location(ast.Call(node.args[0], node.args[1:], node.keywords), node)
+            bound_func = import_function(visitor.resolve(node.args[0]), GRAPH_PASS)
+            self._dynamic_import(bound, bound_func or "", tc)
+        runner = code_runner(callee)
+        if runner is not None:
+            self._executed_code(node, runner, tc)
         visitor.dynamics.extend(loader_facts(callee, line, col))
+
+    def _executed_code(self, node: ast.Call, runner: str, tc: bool) -> None:
+        """``exec("import pkg.x")``: the imports of each literal the code can be are the
+        call's own (a computed code string is not judged: see docs/lint.md, Limits)."""
+        visitor = self.visitor
+        texts = self.literals(_arg(node, 0, "source"), node)
+        site = visitor.site(node, tc, visitor.where)
+        importer = visitor.importer
+        for text in sorted(texts or ()):
+            facts = extract_graph_facts(text, importer.module, importer.is_package)
+            shown = f"{runner.rpartition('.')[2]}({text!r})"
+            for fact in facts.imports:
+                visitor.imports.append(_relocated(fact, site, shown))
+            visitor.dynamics.extend(
+                DynamicFact(site.line, site.column, d.kind, d.callee) for d in facts.dynamics
+            )
 
     def _string_import(self, node: ast.Call, callee: set[str], tc: bool) -> None:
         """Calls that import a module named by a string (:data:`STRING_IMPORTS`) and calls
@@ -713,6 +753,20 @@ class _DynamicImports:
         imports, dynamics = judge_import_call(func, names, args, site, visitor.importer, GRAPH_PASS)
         visitor.imports.extend(imports)
         visitor.dynamics.extend(dynamics)
+
+
+def _relocated(fact: ImportFact, site: Site, shown: str) -> ImportFact:
+    """An import of code run from a string, placed at the call that runs it."""
+    return dataclasses.replace(
+        fact,
+        line=site.line,
+        column=site.column,
+        statement=site.line,
+        text=shown if len(shown) <= 80 else shown[:77] + "...",
+        type_checking=fact.type_checking or site.type_checking,
+        lazy=fact.lazy or site.lazy,
+        main=fact.main or site.main,
+    )
 
 
 def _mutates_path(func: ast.expr) -> bool:

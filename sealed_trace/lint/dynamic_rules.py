@@ -197,6 +197,12 @@ HIDDEN_IMPORTS = frozenset(
         "importlib_metadata.EntryPoint",
     }
 )
+#: Callables that run code given as a string: the imports of a literal one are the call's
+#: own (``exec("import pkg.sealed")``).
+CODE_RUNNERS = frozenset({"builtins.exec", "builtins.eval"})
+#: Callables that bind a function's first arguments (``partial(import_module, "pkg.x")``): a
+#: call of an import function with them.
+BINDERS = frozenset({"functools.partial"})
 #: Callables that make a function fetching an attribute named by a string: given an import
 #: function's name, what they make may be that function, whatever object it is applied to.
 ATTRIBUTE_MAKERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
@@ -539,6 +545,12 @@ def string_import_facts(func: str, texts: Iterable[str], site: Site) -> list[Imp
         for text in sorted(texts)
         if text.strip(".")
     ]
+
+
+def code_runner(callee: Iterable[str]) -> str | None:
+    """A callable that runs code given as a string (:data:`CODE_RUNNERS`)."""
+    found = sorted(set(callee) & CODE_RUNNERS)
+    return found[0] if found else None
 
 
 def hidden_import(callee: Iterable[str]) -> str | None:

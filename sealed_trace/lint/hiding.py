@@ -66,7 +66,7 @@ ROOT_WORDS = (
 #: Of those, the ones looked for as whole identifiers only: every spelling of them (an import,
 #: an attribute, a string naming them) holds the whole word, and as parts of words they are
 #: common (``dispatch``, ``allocate``, ``listener``, ``mocked``).
-WHOLE_ROOT_WORDS = (b"patch", b"locate", b"listen", b"mock")
+WHOLE_ROOT_WORDS = (b"patch", b"locate", b"listen", b"mock", b"exec", b"eval", b"partial")
 _WHOLE_WORDS = frozenset((b"imp", *WHOLE_ROOT_WORDS))
 #: ``__name__`` is in almost every file; only a write to it makes relative imports computed.
 _NAME_WRITE = re.compile(rb"__name__[ \t]*(?:=(?!=)|:=)")

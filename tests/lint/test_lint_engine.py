@@ -185,6 +185,8 @@ def test_the_byte_triggers_cover_every_callable_the_parser_judges() -> None:
         *dynamic_rules.STRING_IMPORT_METHODS,
         *dynamic_rules.FUNC_BY_NAME,
         *dynamic_rules.RELATIVE_BASES,
+        *dynamic_rules.CODE_RUNNERS,
+        *dynamic_rules.BINDERS,
     }
     whole = [w.decode() for w in hiding.WHOLE_ROOT_WORDS]
     uncovered = sorted(

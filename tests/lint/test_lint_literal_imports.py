@@ -130,6 +130,11 @@ FOUND = {
         "def load(k):\n    return importlib.import_module(_MAP[k])\n"
     ),
     "concatenation": "import importlib\nBASE = 'pkg.'\nimportlib.import_module(BASE + 'sealed')\n",
+    "functools-partial": (
+        "import importlib, functools\n"
+        "load = functools.partial(importlib.import_module, 'pkg.sealed')\n"
+    ),
+    "eval-of-a-literal": "eval(\"__import__('pkg.sealed')\")\n",
     "conditional-expression": (
         "import importlib\nDEBUG = False\n"
         "importlib.import_module('pkg.sealed' if DEBUG else 'json')\n"
@@ -243,8 +248,7 @@ STILL_COMPUTED = {
         "    def run(self):\n        return importlib.import_module(self.n)\n"
     ),
     "rows-of-other-widths": (
-        "import importlib\nfor a, b in (('json', 'x'), ('csv',)):\n"
-        "    importlib.import_module(b)\n"
+        "import importlib\nfor a, b in (('json', 'x'), ('csv',)):\n    importlib.import_module(b)\n"
     ),
     "rows-computed": (
         "import importlib\nfor a, b in discover():\n    importlib.import_module(b)\n"
@@ -315,3 +319,60 @@ def test_both_passes_resolve_a_literal_dynamic_import_alike(call: str, module: s
     for extract in (extract_graph_facts, extract_facts):
         facts = extract(text, "pkg.up.a", False)
         assert [f.module for f in facts.imports if f.kind == "dynamic"] == [module], extract
+
+
+MODULE_LEVEL = {
+    "decorator-lambda": (
+        "@(lambda f: (__import__('pkg.sealed'), f)[1])\ndef g():\n    pass\n",
+        {("ST401", 1)},
+    ),
+    "lambda-called-at-once": ("(lambda: __import__('pkg.sealed'))()\n", {("ST401", 1)}),
+    "lambda-not-called": ("load = lambda: __import__('pkg.sealed')\n", set()),
+    "lambda-called-in-a-function": (
+        "def f():\n    (lambda: __import__('pkg.sealed'))()\n",
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize(("source", "expected"), MODULE_LEVEL.values(), ids=MODULE_LEVEL.keys())
+def test_a_lambda_called_where_it_stands_runs_there(
+    project: Project, source: str, expected: set[tuple[str, int]]
+) -> None:
+    # with module-level imports only counting, what runs on import is still found
+    project.boundary_toml += 'edge_kinds = {reverse = ["module"]}\n'
+    assert project.upstream(source) == expected
+
+
+NOT_IMPORTS = {
+    "exec-without-an-import": "exec('x = 1')\n",
+    "exec-of-computed-code": "import sys\nexec(sys.argv[1])\n",
+    "exec-of-invalid-code": "exec('import (')\n",
+    "partial-of-another-function": "import functools\nf = functools.partial(print, 'pkg.sealed')\n",
+    "a-method-named-exec": (
+        "class C:\n    def exec(self, q):\n        pass\nC().exec('import pkg.sealed')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", NOT_IMPORTS.values(), ids=NOT_IMPORTS.keys())
+def test_code_strings_and_binders_that_import_nothing_first_party(
+    project: Project, source: str
+) -> None:
+    assert project.upstream(source) == set()
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("exec('import pkg.sealed')\n", "exec('import pkg.sealed')"),
+        ("CODE = 'from pkg import sealed'\nexec(CODE, {})\n", "exec('from pkg import sealed')"),
+        ("def f():\n    exec('import pkg.up.b\\nimport pkg.sealed')\n", "import pkg.sealed"),
+    ],
+)
+def test_the_imports_of_literal_code_run_by_exec_are_its_own(
+    project: Project, source: str, shown: str
+) -> None:
+    (finding,) = project.run().findings if project.upstream(source) else ()
+    assert (finding.code, finding.line) == ("ST401", source.count("\n"))
+    assert shown in finding.message

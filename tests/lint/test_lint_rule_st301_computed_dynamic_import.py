@@ -44,7 +44,7 @@ def test_not_reported_in_unrelated_module(project: Project) -> None:
     ("code", "line"),
     [
         ("import importlib\nmods = list(map(importlib.import_module, ['pkg.sealed']))\n", 2),
-        ("import functools, importlib\nfunctools.partial(importlib.import_module, 'x')()\n", 2),
+        ("import functools, importlib\nfunctools.partial(importlib.import_module)(x)\n", 2),
         ("import importlib\nimportlib.import_module.__call__('pkg.sealed')\n", 2),
         ("import importlib\nf = lambda n: 0\nf = (lambda: importlib.import_module)()\n", 3),
         ("import importlib\n[importlib.import_module][0]('pkg.sealed')\n", 2),
@@ -59,6 +59,14 @@ def test_an_import_function_used_as_a_value_is_a_finding(
     project: Project, code: str, line: int
 ) -> None:
     assert ("ST301", line) in project.upstream(code)
+
+
+def test_partial_of_an_import_function_is_that_call(project: Project) -> None:
+    # partial(import_module, name) imports name when called: judged as that call
+    partial = "import functools, importlib\np = functools.partial(importlib.import_module, {})\n"
+    assert project.upstream(partial.format("'pkg.values'")) == set()
+    assert project.upstream(partial.format("'pkg.sealed'")) == {("ST401", 2)}
+    assert project.upstream(partial.format("name")) == {("ST301", 2)}
 
 
 def test_an_import_function_bound_to_a_name_and_called_is_followed(project: Project) -> None:
