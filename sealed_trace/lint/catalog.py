@@ -272,13 +272,16 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         "indirect-reverse-import",
         "an upstream module reaches the sealed module through other first-party modules",
         """An upstream module imports a first-party module that, through a chain of further
-        first-party imports (for example a parent package that re-exports the sealed module),
-        imports the sealed module. Importing ``a.b.c`` runs the packages ``a`` and ``a.b`` too,
-        so their imports are part of the chain. One finding per root cause: on the import that
-        starts the shortest chain of the last upstream module on it, with that chain (each
-        step that does not run on import marked), the number of other imported modules that
-        reach the sealed module too, and how many other upstream modules reach it through this
-        import (JSON and SARIF carry the chain of each).""",
+        first-party imports (for example a helper, or a package that re-exports the sealed
+        module), imports the sealed module. Importing ``a.b.c`` runs the packages ``a`` and
+        ``a.b`` too, so their imports are part of the chain. One finding per root cause: on
+        the import of the sealed module by the last module of the chain (the one fix), with
+        the upstream modules that reach it through that import (JSON and SARIF carry the
+        chain of each, each step that does not run on import marked); when that module is not
+        reported (excluded, or not among the paths linted), on the nearest reported module of
+        the chain. An upstream module that names the sealed module's objects through a module
+        re-exporting them (``from pkg.reexport import Thing``) is a root cause of its own: one
+        finding where it first names one.""",
         "§5, §15.2",
     ),
     _r(
@@ -289,9 +292,9 @@ _BUILTIN: Final[tuple[RuleInfo, ...]] = (
         ``__init__`` above upstream modules that imports the sealed module, directly or
         through other first-party modules, therefore loads it whenever any of those upstream
         modules is imported, although none of them names it. The finding is reported once per
-        package that is the root cause (no upstream module nearer the sealed module on its
-        chain), at its import that starts the shortest chain, and names the upstream modules
-        it affects. Keep package ``__init__`` files of upstream packages free of the sealed
+        package that imports the sealed module, and names the upstream modules it affects (a
+        package that reaches it through a helper runs the helper: the helper's import is the
+        finding, ST402). Keep package ``__init__`` files of upstream packages free of the sealed
         module (import it where it is used, outside upstream packages).""",
         "§5, §15.2",
     ),

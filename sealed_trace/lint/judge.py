@@ -3,7 +3,8 @@
 
 For one boundary, the rules judge its sealed modules (role ``boundary``), its upstream
 modules (``upstream``: each root cause of a reverse dependency gets its import's edges),
-the packages above upstream modules that cause one (``ancestor``) and the first-party modules
+the packages above upstream modules that cause one (``ancestor``), the other modules that
+cause one (``helper``: they import the sealed module) and the first-party modules
 an upstream module loads that hold a dynamic import the lint cannot resolve (``reached``).
 Every rule sees a :class:`.rules.RuleContext` built here, one way. A rule that raises is
 ST006 on the file, never a crash or a pass. Suppression comments apply last, file by file.
@@ -68,12 +69,14 @@ class Judge:
             elif b.is_upstream(module):
                 edges = reach.cause_edges(module, causes.get(module))
                 self._run(b, Role.UPSTREAM, module, reverse_edges=edges)
-        for package, affected in causes.items():
-            above = self.store.facts.get(self.store.modules[package])
-            if b.is_upstream(package) or above is None or above.error is not None:
+        packages = reach.ancestor_packages()
+        for cause, affected in causes.items():
+            found = self.store.facts.get(self.store.modules[cause])
+            if b.is_upstream(cause) or found is None or found.error is not None:
                 continue
-            edges = reach.cause_edges(package, affected)
-            self._run(b, Role.ANCESTOR, package, reverse_edges=edges, affected=affected)
+            role = Role.ANCESTOR if cause in packages else Role.HELPER
+            edges = reach.cause_edges(cause, affected)
+            self._run(b, role, cause, reverse_edges=edges, affected=affected)
         for module, chain in reach.reached():
             self._run(b, Role.REACHED, module, reached_from=chain)
 

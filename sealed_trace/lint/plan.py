@@ -120,7 +120,7 @@ class ParsePlan:
         need = {modules[m] for m in self._hiders(upstream) if self.may_hide(m)}
         loaded = store.graph.closure(reach.clean(), reach.kinds, b.seals)
         need.update(modules[m] for m in self._hiders(loaded) if self.may_hide(m, hop))
-        need |= reach.package_names.to_parse()
+        need |= reach.reexports.to_parse()
         for cause, affected in reach.root_causes().items():
             need.add(modules[cause])
             reach.cause_edges(cause, affected)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sealed_trace.lint.config import Boundary
 from sealed_trace.lint.graph import EdgeKind, ancestors, kinds_from_policy
-from sealed_trace.lint.package_names import PackageNames
+from sealed_trace.lint.reexports import ReexportNames
 from sealed_trace.lint.rules.base import ReverseEdge, marked_chain
 from sealed_trace.lint.store import FactStore
 
@@ -46,8 +46,10 @@ class BoundaryReach:
         hop: dict[str, str | None],
         upstream: Sequence[str],
         every_chain: bool = True,
+        reported: Callable[[str], bool] = lambda module: True,
     ) -> None:
         self.store = store
+        self.reported = reported
         self.every_chain = every_chain
         self.boundary = boundary
         self.hop = hop
@@ -58,8 +60,8 @@ class BoundaryReach:
         self.steps: dict[tuple[str, str], str] = {}
         self._causes: dict[str, tuple[ReverseEdge, ...]] = {}
         self._tails: dict[str, str] = {}
-        #: upstream modules naming the sealed module's objects through a package above them
-        self.package_names = PackageNames(self)
+        #: upstream modules naming the sealed module's objects through a re-exporting module
+        self.reexports = ReexportNames(self)
         self._named_only: set[str] = set()
 
     def clean(self) -> list[str]:
@@ -99,29 +101,38 @@ class BoundaryReach:
         """One reverse dependency, one finding: ``{cause: the upstream modules it makes reach
         the sealed module}``. The cause of an upstream module that reaches the sealed module
         (itself, or through a package above it, which runs first) is the last module on its
-        shortest chain that is upstream or a package above upstream modules: the import there
-        is what to fix, and every upstream module behind it is reported with it."""
-        reporting = {u for u in self.upstream if u in self.hop}
-        reporting.update(self.ancestor_packages())
+        shortest chain, the one importing the sealed module: the import there is what to fix,
+        and every upstream module behind it is reported with it. An upstream module naming
+        the sealed module's objects through a re-exporting module is a cause of its own too
+        (:mod:`.reexports`)."""
         causes: dict[str, list[str]] = {}
         for upstream in self.upstream:
-            start = self._chain_start(upstream)
+            start = self.chain_start(upstream)
             if start is None:
                 continue
-            cause, node = start, self.hop[start]
-            while node is not None:
-                if node in reporting:
-                    cause = node
-                node = self.hop[node]
+            cause = self.importer_of_sealed(start)
             causes.setdefault(cause, []).append(upstream)
-            if cause != upstream and self.package_names.edge(upstream) is not None:
-                # it names the sealed module's objects through a package above it: a root
-                # cause of its own besides the package (:mod:`.package_names`)
+            if cause != upstream and self.reexports.edge(upstream) is not None:
+                # it names the sealed module's objects through a re-exporting module: a
+                # root cause of its own besides that module (:mod:`.reexports`)
                 causes.setdefault(upstream, []).append(upstream)
                 self._named_only.add(upstream)
         return {c: tuple(sorted(u, key=lambda m: (m != c, m))) for c, u in sorted(causes.items())}
 
-    def _chain_start(self, module: str) -> str | None:
+    def importer_of_sealed(self, start: str) -> str:
+        """The last module on ``start``'s shortest chain that the run reports (all but the
+        excluded ones, or those of the paths asked for): the one importing the sealed module,
+        whose import is the one fix for every module behind it, unless it is not reported
+        (then the nearest reported module before it: ``start`` itself at worst, so that a
+        run on the files that changed still reports a new reverse dependency)."""
+        cause, node = start, start
+        while (nxt := self.hop[node]) is not None and self.hop[nxt] is not None:
+            node = nxt
+            if self.reported(node):
+                cause = node
+        return cause
+
+    def chain_start(self, module: str) -> str | None:
         """Where ``module``'s chain to the sealed module starts: itself when it reaches the
         sealed module, else the outermost package above it that does (None: neither)."""
         if module in self.hop:
@@ -140,7 +151,7 @@ class BoundaryReach:
         return found
 
     def _cause_edges(self, module: str, affected: tuple[str, ...]) -> tuple[ReverseEdge, ...]:
-        named = self.package_names.edge(module) if module in self._named_only else None
+        named = self.reexports.edge(module) if module in self._named_only else None
         edges = self._reverse_edges(module) if named is None else (named,)
         if not edges:
             return ()
@@ -148,7 +159,7 @@ class BoundaryReach:
         first = edges[0]
         chains: list[str] = [marked_chain((module, *first.chain), first.kinds)]
         for upstream in affected if self.every_chain else ():
-            start = self._chain_start(upstream)
+            start = self.chain_start(upstream)
             if upstream == module or start is None:
                 continue
             shown = upstream

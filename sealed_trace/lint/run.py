@@ -76,9 +76,15 @@ class ColdRun:
         cached = self._reach.get(b.name)
         if cached is None or cached[0] != known:
             hop = self.store.graph.reach(self._sealed(b), reverse_kinds(b), b.seals)
-            reach = BoundaryReach(self.store, b, hop, self._upstream(b), self.every_chain)
+            reach = BoundaryReach(
+                self.store, b, hop, self._upstream(b), self.every_chain, self._reported
+            )
             cached = self._reach[b.name] = (known, reach)
         return cached[1]
+
+    def _reported(self, module: str) -> bool:
+        """Whether the run reports findings on ``module``'s file."""
+        return self.selected is None or self.store.modules[module] in self.selected
 
     def _upstream(self, b: Boundary) -> list[str]:
         found = self._upstreams.get(b.name)

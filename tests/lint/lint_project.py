@@ -88,3 +88,16 @@ class Project:
         """Write ``code`` as an upstream module and return its ``{(code, line)}``."""
         self.write(rel, code)
         return self.codes(rel)
+
+    def reaches(self, code: str, rel: str = "src/pkg/up/a.py") -> set[tuple[str, str, int]]:
+        """Write ``code`` as an upstream module and return ``{(path, code, line)}`` of the
+        findings about it: its own, and the reverse-dependency findings of the modules that
+        cause it to reach the sealed module (a chain of theirs starts at it)."""
+        self.write(rel, code)
+        module = rel.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        module = module.removesuffix(".__init__")
+        return {
+            (f.path, f.code, f.line)
+            for f in self.findings()
+            if f.path == rel or any(c.startswith(module + " ") for c in f.chains)
+        }

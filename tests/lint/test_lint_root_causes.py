@@ -59,14 +59,30 @@ def test_json_and_sarif_carry_the_chain_of_each_affected_module(project: Project
     assert sarif_result["properties"]["chains"] == entry["chains"]
 
 
-def test_an_upstream_module_through_a_helper_is_its_own_cause(project: Project) -> None:
+def test_a_helper_is_the_cause_of_the_upstream_modules_behind_it(project: Project) -> None:
     project.write("src/pkg/helper.py", "import pkg.sealed\n")
     project.write("src/pkg/up/a.py", "import pkg.helper\n")
     project.write("src/pkg/up/b.py", "import pkg.up.a\n")
     (finding,) = project.run().findings
-    assert (finding.path, finding.code) == ("src/pkg/up/a.py", "ST402")
-    assert finding.message.endswith("; 1 other upstream module reaches it through this import")
-    assert finding.chains[1] == "pkg.up.b -> pkg.up.a -> pkg.helper -> pkg.sealed"
+    assert (finding.path, finding.code) == ("src/pkg/helper.py", "ST402")
+    assert finding.message.endswith(
+        "upstream modules pkg.up.a, pkg.up.b reach it through this import"
+    )
+    assert finding.chains == (
+        "pkg.helper -> pkg.sealed",
+        "pkg.up.a -> pkg.helper -> pkg.sealed",
+        "pkg.up.b -> pkg.up.a -> pkg.helper -> pkg.sealed",
+    )
+
+
+def test_a_run_on_some_files_reports_on_the_nearest_one_of_them(project: Project) -> None:
+    # pre-commit lints the files that changed: an upstream module that newly imports the
+    # helper is reported itself when the helper is not among them
+    project.write("src/pkg/helper.py", "import pkg.sealed\n")
+    project.write("src/pkg/up/a.py", "import json\nimport pkg.helper\n")
+    (finding,) = project.run(paths=["src/pkg/up/a.py"]).findings
+    assert (finding.path, finding.code, finding.line) == ("src/pkg/up/a.py", "ST402", 2)
+    assert "pkg.up.a -> pkg.helper -> pkg.sealed" in finding.message
 
 
 def test_two_independent_causes_are_two_findings(project: Project) -> None:
@@ -103,9 +119,9 @@ def test_fingerprints_do_not_change_with_a_shorter_chain_elsewhere(project: Proj
     project.write("src/pkg/y.py", "import pkg.z\n")
     project.write("src/pkg/z.py", "import pkg.sealed\n")
     project.write("src/pkg/up/a.py", "import pkg.x\n")
-    before = project.run()
+    before = project.run(paths=["src/pkg/up/a.py"])
     project.write("src/pkg/y.py", "import pkg.sealed\n")  # the chain is shorter now
-    after = project.run()
+    after = project.run(paths=["src/pkg/up/a.py"])
     assert [f.message for f in before.findings] != [f.message for f in after.findings]
     assert _fingerprints(before) == _fingerprints(after)
 

@@ -6,19 +6,42 @@ from lint_project import Project
 
 
 def test_chain_through_helpers(project: Project) -> None:
+    # the one fix is the helper's import of the sealed module: one finding there, naming the
+    # upstream module behind it, whose chain JSON and SARIF carry
     project.write("src/pkg/helpers/__init__.py", "")
     project.write("src/pkg/helpers/b.py", "from pkg.helpers import c\n")
-    project.write("src/pkg/helpers/c.py", "\n\nimport pkg.sealed\n")
+    project.write("src/pkg/helpers/c.py", "import json\n\nimport pkg.sealed\n")
     project.write("src/pkg/up/a.py", "import json\nfrom pkg.helpers import b\n")
-    findings = [f for f in project.findings() if f.path == "src/pkg/up/a.py"]
-    assert [(f.code, f.line) for f in findings] == [("ST402", 2)]
-    assert "pkg.up.a -> pkg.helpers.b -> pkg.helpers.c -> pkg.sealed" in findings[0].message
+    (finding,) = project.findings()
+    assert (finding.path, finding.code, finding.line) == ("src/pkg/helpers/c.py", "ST402", 3)
+    assert finding.message == (
+        "module pkg.helpers.c reaches the sealed module through `import pkg.sealed` "
+        "(pkg.helpers.c -> pkg.sealed); upstream module pkg.up.a reaches it through this import"
+    )
+    assert "pkg.up.a -> pkg.helpers.b -> pkg.helpers.c -> pkg.sealed" in finding.chains
+
+
+def test_a_helper_imported_by_many_upstream_modules_is_one_finding(project: Project) -> None:
+    project.write("src/pkg/gen.py", "import json\nfrom pkg import sealed\n")
+    project.write("src/pkg/up/a.py", "import pkg.gen\n")
+    project.write("src/pkg/up/b.py", "from pkg import gen\n")
+    project.write("src/pkg/up/c.py", "import pkg.up.a\n")
+    (finding,) = project.findings()
+    assert (finding.path, finding.code, finding.line) == ("src/pkg/gen.py", "ST402", 2)
+    assert finding.message.endswith(
+        "upstream modules pkg.up.a, pkg.up.b, pkg.up.c reach it through this import"
+    )
 
 
 def test_parent_package_reexports_sealed(project: Project) -> None:
+    # the re-exporting module is one cause; an upstream module naming Thing through it is
+    # another (removing the re-export alone leaves it broken)
     project.write("src/pkg/reexport.py", "from pkg.sealed import Thing\n")
-    assert project.upstream("from pkg.reexport import Thing\n") == {("ST402", 1)}
-    assert project.upstream("import pkg.reexport\n") == {("ST402", 1)}
+    assert project.reaches("from pkg.reexport import Thing\n") == {
+        ("src/pkg/reexport.py", "ST402", 1),
+        ("src/pkg/up/a.py", "ST402", 1),
+    }
+    assert project.reaches("import pkg.reexport\n") == {("src/pkg/reexport.py", "ST402", 1)}
 
 
 def test_a_package_above_the_upstream_module_is_a_cause(project: Project) -> None:
@@ -48,7 +71,7 @@ def test_relative_star_of_parent_that_reexports(project: Project) -> None:
 def test_cycle_does_not_hang(project: Project) -> None:
     project.write("src/pkg/x.py", "import pkg.y\n")
     project.write("src/pkg/y.py", "import pkg.x\nimport pkg.sealed\n")
-    assert project.upstream("import pkg.x\n") == {("ST402", 1)}
+    assert project.reaches("import pkg.x\n") == {("src/pkg/y.py", "ST402", 2)}
 
 
 def test_chain_through_type_checking_ignored(project: Project) -> None:
@@ -70,18 +93,20 @@ def test_no_chain(project: Project) -> None:
 def test_chain_through_a_module_with_a_non_ascii_name(project: Project) -> None:
     # The word searched for is not an ASCII identifier: its whole-word search runs on bytes.
     project.write("src/pkg/módulo.py", "import pkg.sealed\n")
-    assert project.upstream("from pkg import módulo\n") == {("ST402", 1)}
-    assert project.upstream("import pkg.módulo as m\n") == {("ST402", 1)}
+    found = {("src/pkg/módulo.py", "ST402", 1)}
+    assert project.reaches("from pkg import módulo\n") == found
+    assert project.reaches("import pkg.módulo as m\n") == found
     # NFKC: a compatibility spelling of the same identifier names the same module.
-    assert project.upstream("from pkg import mo\u0301dulo\n") == {("ST402", 1)}
+    assert project.reaches("from pkg import mo\u0301dulo\n") == found
 
 
 def test_a_reaching_module_named_inside_a_longer_identifier_is_not_an_import(
     project: Project,
 ) -> None:
     project.write("src/pkg/helper.py", "import pkg.sealed\n")
-    assert project.upstream("helpers = 1\nmy_helper = helpers\n") == set()
-    assert project.upstream("from pkg import (\n    helper,\n)\n") == {("ST402", 2)}
+    assert project.reaches("helpers = 1\nmy_helper = helpers\n") == set()
+    found = {("src/pkg/helper.py", "ST402", 1)}
+    assert project.reaches("from pkg import (\n    helper,\n)\n") == found
 
 
 def test_dynamic_words_inside_longer_identifiers_still_make_a_file_parsed(
@@ -93,7 +118,7 @@ def test_dynamic_words_inside_longer_identifiers_still_make_a_file_parsed(
     text = (
         "import importlib as my_importlib_alias\nmy_importlib_alias.import_module('pkg.helper')\n"
     )
-    assert ("ST402", 2) in project.upstream(text)
+    assert project.reaches(text) == {("src/pkg/helper.py", "ST402", 1)}
 
 
 def test_a_star_import_after_a_closing_bracket_or_semicolon_is_seen(project: Project) -> None:

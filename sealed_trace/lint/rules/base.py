@@ -61,6 +61,9 @@ class Role(StrEnum):
     REACHED = "reached"
     #: a package above upstream modules that reaches the sealed module
     ANCESTOR = "ancestor"
+    #: any other first-party module (neither sealed nor upstream) whose import of the sealed
+    #: module makes upstream modules reach it
+    HELPER = "helper"
 
 
 def through(module: str | None, affected: Sequence[str]) -> str:

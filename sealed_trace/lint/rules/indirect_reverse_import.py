@@ -19,13 +19,14 @@ __all__ = ["IndirectReverseImport"]
 
 
 class IndirectReverseImport(CatalogRule):
-    """An upstream module reaching the sealed module through other first-party modules, when
-    no upstream module or package nearer to the sealed module on its chain causes it: one
-    finding, on the import that starts the shortest chain, naming how many other upstream
-    modules reach the sealed module through it (JSON and SARIF carry the chain of each)."""
+    """Upstream modules reaching the sealed module through a first-party module that is
+    neither upstream nor a package above them: one finding, on that module's import of the
+    sealed module (the one fix), naming the upstream modules that reach it through it (JSON
+    and SARIF carry the chain of each); and an upstream module naming the sealed module's
+    objects through a module that re-exports them: one finding where it first names one."""
 
     code = "ST402"
-    roles = frozenset({Role.UPSTREAM})
+    roles = frozenset({Role.UPSTREAM, Role.HELPER})
     valid = (
         Snippet("import pkg.x\n", UPSTREAM, files={"src/pkg/x.py": "import pkg.values\n"}),
         Snippet(
@@ -36,35 +37,35 @@ class IndirectReverseImport(CatalogRule):
             },
             policy='type_checking_imports = "ignore"',
         ),
+        # a module importing the sealed module that no upstream module imports
+        Snippet("import pkg.sealed\n", "src/pkg/helper.py"),
     )
     invalid = (
+        # the helper's import of the sealed module: the one fix for the upstream module
+        Snippet(
+            "import json\nimport pkg.sealed\n",
+            "src/pkg/helpers/c.py",
+            files={"src/pkg/helpers/__init__.py": "", UPSTREAM: "from pkg.helpers import c\n"},
+        ),
+        # a cycle on the way does not hide the chain
+        Snippet(
+            "import pkg.x\nimport pkg.sealed\n",
+            "src/pkg/y.py",
+            files={"src/pkg/x.py": "import pkg.y\n", UPSTREAM: "import pkg.x\n"},
+        ),
+        # naming the sealed module's object through a module re-exporting it
         Snippet(
             "from pkg.reexport import Thing\n",
             UPSTREAM,
             files={"src/pkg/reexport.py": "from pkg.sealed import Thing\n"},
         ),
-        Snippet(
-            "import json\nfrom pkg.helpers import b\n",
-            UPSTREAM,
-            files={
-                "src/pkg/helpers/__init__.py": "",
-                "src/pkg/helpers/b.py": "from pkg.helpers import c\n",
-                "src/pkg/helpers/c.py": "import pkg.sealed\n",
-            },
-        ),
-        # a cycle on the way does not hide the chain
-        Snippet(
-            "import pkg.x\n",
-            UPSTREAM,
-            files={
-                "src/pkg/x.py": "import pkg.y\n",
-                "src/pkg/y.py": "import pkg.x\nimport pkg.sealed\n",
-            },
-        ),
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST402 findings of ``ctx``'s file (see the class docstring)."""
+        if ctx.role is Role.HELPER:
+            yield from self._helper(ctx)
+            return
         for edge in ctx.reverse_edges:
             if len(edge.chain) > 1:
                 chain = marked_chain((ctx.module or ctx.path, *edge.chain), edge.kinds)
@@ -85,3 +86,23 @@ class IndirectReverseImport(CatalogRule):
                     f"{edge.text}|{edge.chain[0]}",
                     edge.chains,
                 )
+
+    def _helper(self, ctx: RuleContext) -> Iterator[Finding]:
+        """A helper's imports of the sealed module, each naming the upstream modules that
+        reach the sealed module through it."""
+        upstream = [m for m in ctx.affected if m != ctx.module]
+        shown = ", ".join(upstream[:5]) + (
+            f" and {len(upstream) - 5} more" if len(upstream) > 5 else ""
+        )
+        for edge in ctx.reverse_edges:
+            chain = marked_chain((ctx.module or ctx.path, *edge.chain), edge.kinds)
+            yield ctx.finding(
+                edge.line,
+                edge.column,
+                self.code,
+                f"module {ctx.module} reaches the sealed module through `{edge.text}` "
+                f"({chain}); upstream module{'s' if len(upstream) > 1 else ''} {shown} "
+                f"reach{'' if len(upstream) > 1 else 'es'} it through this import",
+                f"{edge.text}|{edge.chain[0]}",
+                edge.chains,
+            )

@@ -38,9 +38,7 @@ class PackageReverseImport(CatalogRule):
         Snippet(
             "from pkg.sealed import Thing\n", PACKAGE, files={UPSTREAM: "from pkg import Thing\n"}
         ),
-        Snippet(
-            "from pkg import helper\n", PACKAGE, files={"src/pkg/helper.py": "import pkg.sealed\n"}
-        ),
+        Snippet("from . import sealed\n", PACKAGE, files={UPSTREAM: "import pkg.up.a\n"}),
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

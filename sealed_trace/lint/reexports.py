@@ -1,17 +1,21 @@
-"""Upstream modules that name the sealed module's objects through a package above them.
+"""Upstream modules that name the sealed module's objects through a module re-exporting them.
 
-A package whose ``__init__`` re-exports the sealed module's objects (``pkg/__init__.py:
-from pkg.sealed import seal``) runs before every upstream module below it: ST403 reports it
-at the package. An upstream module that *names* such an object through the package
-(``from pkg import seal``, or ``import pkg`` then ``pkg.seal``) depends on the sealed module
-by itself as well: removing the re-export leaves it broken (``ImportError``,
-``AttributeError``). ADR-0230 §5 and §15.2 name the upstream module as the offender, so
-that is a second root cause, reported at the first place the module names such an object
-(ST402, chain ``upstream -> package -> ... -> sealed``). A module below the package that
-only imports it names nothing of the sealed module: the package's ST403 covers it.
+A module that binds the sealed module's objects (``pkg/__init__.py: from pkg.sealed import
+seal``) is a root cause of the reverse dependency of every upstream module it is imported by
+(ST403 for a package above upstream modules, ST401 for an upstream module, ST402 for another
+module). An upstream module that *names* such an object through it (``from pkg import
+seal``, or ``import pkg`` then ``pkg.seal``) depends on the sealed module by itself as well:
+removing the re-export leaves it broken (``ImportError``, ``AttributeError``). ADR-0230 §5
+and §15.2 name the upstream module as the offender, so that is a second root cause, reported
+at the first place the module names such an object (ST402, chain ``upstream -> pkg -> ...
+-> sealed``). A module that only imports the re-exporting one names nothing of the sealed
+module: that one's finding covers it.
 
-Only the upstream files below such a package that spell one of the re-exported names are
-parsed for this (a name cannot be taken without being written).
+The re-exporting modules asked about are those an upstream module's names can come through
+without a parse of the whole chain: the packages above it, the packages it imports, and the
+module that imports the sealed module at the end of its chain (the cause, parsed anyway).
+Only the upstream files that spell one of their re-exported names are parsed for this (a name
+cannot be taken without being written).
 """
 
 from __future__ import annotations
@@ -27,16 +31,16 @@ from sealed_trace.lint.rules.base import ReverseEdge
 if TYPE_CHECKING:
     from sealed_trace.lint.reverse import BoundaryReach
 
-__all__ = ["PackageNames"]
+__all__ = ["ReexportNames"]
 
 #: A site naming an object through a package: ``(line, column, text, kind)``.
 _Site = tuple[int, int, str, EdgeKind]
 
 
-class PackageNames:
-    """For one boundary's ``reach``: the names each package above upstream modules binds to
-    the sealed module's objects, the upstream files to parse to see whether they name one,
-    and the edge of each upstream module that does (see the module docstring)."""
+class ReexportNames:
+    """For one boundary's ``reach``: the names each re-exporting module binds to the sealed
+    module's objects, the files to parse to see whether upstream modules name one, and the
+    edge of each upstream module that does (see the module docstring)."""
 
     def __init__(self, reach: BoundaryReach) -> None:
         self.reach = reach
@@ -44,37 +48,53 @@ class PackageNames:
         #: per package: the names it binds to a sealed object (``"*"``: a star import of a
         #: sealed module binds names not otherwise bound); None while it is not parsed
         self._names: dict[str, frozenset[str] | None] = {}
-        self._below: dict[str, tuple[str, ...]] | None = None
+        self._sources: dict[str, list[str]] = {}
 
     def to_parse(self) -> set[str]:
-        """Paths of the upstream files below a re-exporting package that spell one of its
-        re-exported names and are not parsed yet."""
+        """Paths not parsed yet that the answers need: the re-exporting modules themselves,
+        and the upstream files that spell one of their re-exported names."""
         store = self.store
         out: set[str] = set()
-        for package, below in self._packages().items():
-            names = self.names(package)
-            if not names:
-                continue
-            words = _words(names)
-            for module in below:
-                path = store.modules[module]
-                if path not in store.facts and _spells(store.item(path).scan, words):
+        for upstream in self.reach.upstream:
+            path = store.modules[upstream]
+            for source in self.sources(upstream):
+                names = self.names(source)
+                if names is None:
+                    out.add(store.modules[source])
+                elif (
+                    names
+                    and path not in store.facts
+                    and _spells(store.item(path).scan, _words(names))
+                ):
                     out.add(path)
         return out
 
-    def _packages(self) -> dict[str, tuple[str, ...]]:
-        """Packages above upstream modules that reach the sealed module, sealed ones aside
-        (upstream ones included: a name taken through them is a cause of its own too):
-        ``{package: the upstream modules below it}``."""
-        if self._below is None:
-            reach = self.reach
-            found: dict[str, list[str]] = {}
-            for upstream in reach.upstream:
-                for package in ancestors(upstream):
-                    if package in reach.hop and not reach.boundary.seals(package):
-                        found.setdefault(package, []).append(upstream)
-            self._below = {p: tuple(u) for p, u in found.items()}
-        return self._below
+    def sources(self, upstream: str) -> list[str]:
+        """The modules through which ``upstream`` may name the sealed module's objects, in
+        the order they are asked: the packages above it that reach the sealed module, nearest
+        first, then the packages it imports that do, then the module importing the sealed
+        module at the end of its chain (sealed modules aside)."""
+        found = self._sources.get(upstream)
+        if found is None:
+            found = self._sources[upstream] = self._find_sources(upstream)
+        return found
+
+    def _find_sources(self, upstream: str) -> list[str]:
+        reach = self.reach
+        hop, seals = reach.hop, reach.boundary.seals
+        start = reach.chain_start(upstream)
+        if start is None:
+            return []
+        out = [a for a in reversed(ancestors(upstream)) if a in hop and not seals(a)]
+        store = self.store
+        for edge in store.graph.edges(upstream, reach.kinds):
+            target = edge.target
+            if target in hop and not seals(target) and target in store.packages:
+                out.append(target)
+        cause = reach.importer_of_sealed(start)
+        if cause != upstream and not seals(cause):
+            out.append(cause)
+        return list(dict.fromkeys(out))
 
     def names(self, package: str) -> frozenset[str] | None:
         """The names ``package`` binds to the sealed module's objects (None: not parsed)."""
@@ -137,7 +157,7 @@ class PackageNames:
         if facts is None or facts.error is not None:
             return None
         kinds = self.reach.kinds
-        for package in _packages_above(module, self._packages()):
+        for package in self.sources(module):
             names = self.names(package)
             sites = sorted(s for s in _sites(facts, package, names or ()) if s[3] in kinds)
             if sites:
@@ -146,11 +166,6 @@ class PackageNames:
                 steps = self.reach.chain_kinds(chain)
                 return ReverseEdge(line, column, text, chain, 0, (kind.value, *steps))
         return None
-
-
-def _packages_above(module: str, packages: dict[str, tuple[str, ...]]) -> list[str]:
-    """The re-exporting packages ``module`` sits below, nearest first."""
-    return sorted((p for p, below in packages.items() if module in below), key=len, reverse=True)
 
 
 def _sites(facts: FileFacts, package: str, names: frozenset[str] | tuple[()]) -> Iterator[_Site]:
