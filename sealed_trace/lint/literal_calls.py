@@ -31,8 +31,8 @@ class ModuleUses:
         self.attributes: dict[str, list[ast.expr | None]] = {}
         #: attribute names a class body assigns (class constants)
         self.constants: set[str] = set()
-        #: the classes the module defines
-        self.classes: set[str] = set()
+        #: the classes the module defines (None: a name defined more than once)
+        self.classes: dict[str, ast.ClassDef | None] = {}
 
     def note(self, node: ast.AST, parent: ast.AST | None) -> None:
         """Record ``node`` (whose parent node is ``parent``)."""
@@ -41,7 +41,7 @@ class ModuleUses:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             self.calls.setdefault(node.func.id, []).append(node)
         elif isinstance(node, ast.ClassDef):
-            self.classes.add(node.name)
+            self.classes[node.name] = None if node.name in self.classes else node
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             self._assignment(node, isinstance(parent, ast.ClassDef))
         elif isinstance(node, ast.Attribute) and not _loaded_or_assigned(node, parent):
@@ -75,6 +75,26 @@ class ModuleUses:
         if any(value is None for value in found):
             return None
         return [value for value in found if value is not None]
+
+    def field_argument(self, call: ast.Call, field: str) -> ast.expr | None:
+        """What ``call`` passes for ``field`` when it constructs a record class of the module
+        (a dataclass or ``NamedTuple`` whose fields are set only by its generated
+        ``__init__``): the argument, or the field's default; None otherwise."""
+        if not isinstance(call.func, ast.Name):
+            return None
+        record = self.classes.get(call.func.id)
+        fields = _record_fields(record) if record is not None else None
+        if fields is None or field not in fields:
+            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            return None
+        index = list(fields).index(field)
+        if index < len(call.args):
+            return call.args[index]
+        passed = next((k.value for k in call.keywords if k.arg == field), None)
+        return passed if passed is not None else fields[field]
 
     def arguments(self, function: _Function, parameter: str) -> list[ast.expr] | None:
         """Every expression the module's calls of ``function`` pass for ``parameter`` (its
@@ -122,3 +142,35 @@ def _passed(args: ast.arguments, parameter: str, call: ast.Call) -> ast.expr | N
         return keyword if keyword is not None else defaults.get(parameter)
     kw_defaults = dict(zip((a.arg for a in args.kwonlyargs), args.kw_defaults, strict=True))
     return keyword if keyword is not None else kw_defaults.get(parameter)
+
+
+def _record_fields(record: ast.ClassDef) -> dict[str, ast.expr | None] | None:
+    """``{field: default}`` in order for a dataclass or ``NamedTuple`` that defines no
+    ``__init__``, ``__new__``, ``__post_init__`` or ``__setattr__`` of its own (so each
+    field holds what its constructor was passed); None for any other class."""
+    names = {_last_name(d.func if isinstance(d, ast.Call) else d) for d in record.decorator_list}
+    bases = {_last_name(b) for b in record.bases}
+    if "dataclass" not in names and "NamedTuple" not in bases:
+        return None
+    fields: dict[str, ast.expr | None] = {}
+    for statement in record.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+            statement.name in ("__init__", "__new__", "__post_init__", "__setattr__")
+        ):
+            return None
+        if (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and _last_name(statement.annotation) != "ClassVar"
+        ):
+            fields[statement.target.id] = statement.value
+    return fields
+
+
+def _last_name(node: ast.expr) -> str:
+    """``dataclass`` of ``dataclass``, ``dataclasses.dataclass`` and ``ClassVar[int]``."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""

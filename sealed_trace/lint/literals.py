@@ -200,10 +200,75 @@ class Literals:
         """A class constant (``self.PYTEST``, ``cls.PYTEST``, ``Runner.PYTEST``): every
         value an attribute of that name is assigned in the module."""
         key = "." + expr.attr
-        found = self.uses.attribute_values(expr.value, expr.attr) if key not in seen else None
-        if found is None:
+        if key in seen:
             return None
+        found = self.uses.attribute_values(expr.value, expr.attr)
+        if found is None:
+            return self._field(expr, guards, depth, seen | {key})
         return _union(self._values(v, guards, depth, seen | {key}) for v in found)
+
+    def _field(
+        self, expr: ast.Attribute, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+    ) -> _Values:
+        """A field of a record constructed with literals (``SPECS[k].probe`` where ``SPECS``
+        is a literal dict of ``Spec(...)`` calls of a dataclass of the module): what each
+        construction passes for it."""
+        made = self._instances(expr.value, depth, seen)
+        if not made:
+            return None
+        parts: list[_Values] = []
+        for call in made:
+            passed = self.uses.field_argument(call, expr.attr)
+            if passed is None:
+                return None
+            parts.append(self._values(passed, guards, depth + 1, seen))
+        return _union(parts)
+
+    def _instances(self, expr: ast.expr, depth: int, seen: frozenset[str]) -> list[ast.Call]:
+        """The constructor calls ``expr`` can be: itself, an element or value of a literal
+        collection it indexes or ``.get``s from, or what every binding of its name is (empty:
+        something else)."""
+        if depth > _MAX_DEPTH:
+            return []
+        if isinstance(expr, ast.Call) and _called_name(expr) in self.uses.classes:
+            return [expr]
+        owner = _method_of(expr, "get", arity=(1,))
+        if isinstance(expr, ast.Subscript):
+            owner = expr.value
+        if owner is not None:
+            rows = self._collection_values(owner, depth + 1, seen)
+            found = [self._instances(r, depth + 1, seen) for r in rows or ()]
+            return [c for f in found for c in f] if rows and all(found) else []
+        if isinstance(expr, ast.Name) and expr.id not in seen:
+            bindings = self.bindings.get(expr.id) or []
+            found = [
+                self._instances(b.value, depth + 1, seen | {expr.id}) if b.value else []
+                for b in bindings
+            ]
+            return [c for f in found for c in f] if bindings and all(found) else []
+        return []
+
+    def _collection_values(
+        self, expr: ast.expr, depth: int, seen: frozenset[str]
+    ) -> list[ast.expr] | None:
+        """The value expressions of a literal dict, or the elements of a literal tuple,
+        list or set (through a name bound only to such)."""
+        if isinstance(expr, ast.Dict):
+            return None if any(k is None for k in expr.keys) else list(expr.values)
+        if isinstance(expr, ast.Name) and expr.id not in seen:
+            bindings = self.bindings.get(expr.id) or []
+            out: list[ast.expr] = []
+            for binding in bindings:
+                values = (
+                    self._collection_values(binding.value, depth + 1, seen | {expr.id})
+                    if binding.value is not None
+                    else None
+                )
+                if values is None:
+                    return None
+                out.extend(values)
+            return out or None
+        return self._rows(expr, depth, seen)
 
     def _parameter(
         self,
@@ -438,6 +503,11 @@ class Literals:
                 out.setdefault(name, collection)
             child, parent = parent, self.parents.get(id(parent))
         return out
+
+
+def _called_name(call: ast.Call) -> str | None:
+    """The plain name ``call`` calls (``Spec`` of ``Spec(...)``), else None."""
+    return call.func.id if isinstance(call.func, ast.Name) else None
 
 
 def _plain_names(target: ast.expr) -> bool:

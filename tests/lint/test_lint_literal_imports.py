@@ -86,6 +86,19 @@ CLEAN = {
         "import importlib\nclass Runner:\n    PYTEST: str = 'pytest'\n"
         "importlib.import_module(Runner.PYTEST)\n"
     ),
+    "dataclass-field-in-a-literal-dict": (
+        "import importlib.util\nfrom dataclasses import dataclass\n"
+        "@dataclass(frozen=True)\nclass Spec:\n    lane: str\n    probe: str\n"
+        "    role: str = ''\n"
+        "SPECS = {'a': Spec('a', 'encodec'), 'b': Spec('b', probe='json', role='x')}\n"
+        "def available(k):\n    spec = SPECS.get(k)\n"
+        "    return importlib.util.find_spec(spec.probe) is not None\n"
+    ),
+    "namedtuple-field-by-subscript": (
+        "import importlib, typing\nclass Row(typing.NamedTuple):\n    module: str\n"
+        "ROWS = [Row('json'), Row('csv')]\n"
+        "def load(i):\n    return importlib.import_module(ROWS[i].module)\n"
+    ),
     "conditional-expression": (
         "import importlib, sys\n"
         "importlib.import_module('tomllib' if sys.version_info >= (3, 11) else 'tomli')\n"
@@ -146,6 +159,11 @@ FOUND = {
     "private-function-parameter": (
         "import importlib\ndef _load(name):\n    return importlib.import_module(name)\n"
         "_load('json')\n_load('pkg.sealed')\n"
+    ),
+    "dataclass-field": (
+        "import importlib\nimport dataclasses\n@dataclasses.dataclass\nclass Spec:\n"
+        "    probe: str\nSPECS = {'x': Spec('json'), 'y': Spec('pkg.sealed')}\n"
+        "def load(k):\n    return importlib.import_module(SPECS[k].probe)\n"
     ),
     "class-constant": (
         "import importlib\nclass Runner:\n    TARGET = 'pkg.sealed'\n"
@@ -248,6 +266,28 @@ STILL_COMPUTED = {
     "instance-attribute-only": (
         "import importlib\nclass Runner:\n    def __init__(self, n):\n        self.n = n\n"
         "    def run(self):\n        return importlib.import_module(self.n)\n"
+    ),
+    "field-of-a-class-with-its-own-init": (
+        "import importlib\nclass Spec:\n    def __init__(self, probe):\n"
+        "        self.probe = probe.upper()\n"
+        "SPECS = {'x': Spec('json')}\n"
+        "def load(k):\n    return importlib.import_module(SPECS[k].probe)\n"
+    ),
+    "dataclass-with-post-init": (
+        "import importlib\nfrom dataclasses import dataclass\n@dataclass\nclass Spec:\n"
+        "    probe: str\n    def __post_init__(self):\n        self.probe = compute()\n"
+        "SPECS = {'x': Spec('json')}\n"
+        "def load(k):\n    return importlib.import_module(SPECS[k].probe)\n"
+    ),
+    "dataclass-field-of-a-computed-mapping": (
+        "import importlib\nfrom dataclasses import dataclass\n@dataclass\nclass Spec:\n"
+        "    probe: str\nSPECS = load_specs()\n"
+        "def load(k):\n    return importlib.import_module(SPECS[k].probe)\n"
+    ),
+    "dataclass-constructed-with-unpacking": (
+        "import importlib\nfrom dataclasses import dataclass\n@dataclass\nclass Spec:\n"
+        "    probe: str\nSPECS = {'x': Spec(*args)}\n"
+        "def load(k):\n    return importlib.import_module(SPECS[k].probe)\n"
     ),
     "rows-of-other-widths": (
         "import importlib\nfor a, b in (('json', 'x'), ('csv',)):\n    importlib.import_module(b)\n"
