@@ -51,6 +51,7 @@ from sealed_trace.lint.dynamic_rules import (
     string_import_facts,
 )
 from sealed_trace.lint.facts import DynamicFact, FileFacts, ImportFact, RefFact
+from sealed_trace.lint.file_names import PATH_ARGUMENTS, file_names
 from sealed_trace.lint.literals import Literals
 from sealed_trace.lint.screen import type_checking_spoofed
 from sealed_trace.lint.suppressions import scan_suppressions
@@ -633,7 +634,38 @@ class _DynamicImports:
         runner = code_runner(callee)
         if runner is not None:
             self._executed_code(node, runner, tc)
-        visitor.dynamics.extend(loader_facts(callee, line, col))
+        for fact in loader_facts(callee, line, col):
+            if fact.kind != "path-import" or not self._file_load(node, fact.callee, tc):
+                visitor.dynamics.append(fact)
+
+    def _file_load(self, node: ast.Call, loader: str, tc: bool) -> bool:
+        """A path loader's call whose file name is a literal (:mod:`.file_names`): an import
+        of the first-party files of that name; whether it was one."""
+        where = PATH_ARGUMENTS.get(loader)
+        path = _arg(node, *where) if where is not None else None
+        model = self._model()
+        names = file_names(path, model) if path is not None and model is not None else None
+        if names is None:
+            return False
+        visitor = self.visitor
+        site = visitor.site(node, tc, visitor.where)
+        for name in sorted(names):
+            text = f"{loader}(..., {name!r})"
+            visitor.imports.append(
+                ImportFact(
+                    site.line,
+                    site.column,
+                    name,
+                    None,
+                    "file",
+                    site.type_checking,
+                    text,
+                    site.lazy,
+                    site.line,
+                    site.main,
+                )
+            )
+        return True
 
     def _executed_code(self, node: ast.Call, runner: str, tc: bool) -> None:
         """``exec("import pkg.x")``: the imports of each literal the code can be are the
@@ -737,11 +769,14 @@ class _DynamicImports:
         text = _literal(expr)
         if text is not None:
             return frozenset({text})
-        if self._literals is None:
-            if self.visitor.tree is None:
-                return None
+        model = self._model()
+        return model.values(expr, at) if model is not None else None
+
+    def _model(self) -> Literals | None:
+        """The module's literal bindings (built once, when first asked)."""
+        if self._literals is None and self.visitor.tree is not None:
             self._literals = Literals(self.visitor.tree)
-        return self._literals.values(expr, at)
+        return self._literals
 
     def _dynamic_import(self, node: ast.Call, func: str, tc: bool) -> None:
         """An import function's call: every literal its module argument can be, judged by

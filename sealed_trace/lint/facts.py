@@ -104,6 +104,9 @@ class ImportKind(StrEnum):
     FROM = "from"
     #: a literal dynamic import: ``importlib.import_module("a.b")``, ``__import__("a")``
     DYNAMIC = "dynamic"
+    #: a load of a file by path whose file name is a literal (``module`` is that name,
+    #: ``runner.py``): the first-party files of that name
+    FILE = "file"
 
 
 class DynamicKind(StrEnum):

@@ -152,9 +152,11 @@ def edges_from_facts(
     module: str,
     modules: Collection[str],
     star_targets: Callable[[str], Sequence[str]] = lambda package: (),
+    files_named: Callable[[str], Sequence[str]] = lambda name: (),
 ) -> list[Edge]:
     """The direct first-party edges of a parsed module, in source order: its imports
-    (``star_targets(package)`` names the submodules a star import of ``package`` takes) and
+    (``star_targets(package)`` names the submodules a star import of ``package`` takes;
+    ``files_named(name)`` the modules whose file has the name a path loader loads) and
     attribute chains through an imported package to a deeper module (``import pkg`` then
     ``pkg.sealed.x``). Ancestor packages are added by :class:`ImportGraph`."""
     if facts.error is not None:
@@ -163,6 +165,13 @@ def edges_from_facts(
     covered: set[str] = set()
     for fact in facts.imports:
         kind = kind_of_import(fact)
+        if fact.kind == "file":
+            out.extend(
+                Edge(t, fact.line, fact.column, fact.text, kind)
+                for t in files_named(fact.module)
+                if t != module
+            )
+            continue
         target = _import_target(fact, modules)
         if target is not None and target != module:
             out.append(Edge(target, fact.line, fact.column, fact.text, kind))
@@ -179,7 +188,13 @@ def edges_from_facts(
         target = longest_module(ref.qname, modules)
         if target is not None and target != module and target not in covered:
             covered.add(target)
-            kind = EdgeKind.TYPE_CHECKING if ref.type_checking else EdgeKind.MODULE
+            kind = (
+                EdgeKind.TYPE_CHECKING
+                if ref.type_checking
+                else EdgeKind.FUNCTION
+                if ref.lazy
+                else EdgeKind.MODULE
+            )
             out.append(Edge(target, ref.line, ref.column, ref.qname, kind))
     return out
 

@@ -117,9 +117,15 @@ class Literals:
     def _other(self, node: ast.AST) -> None:
         """Bindings whose value is never known: ``with ... as``, ``except ... as``, imports,
         ``global``/``nonlocal`` (another scope may assign anything), ``del``, ``match``
-        captures, function and class names."""
+        captures, function and class names (a method's name binds a class attribute, never
+        a name a function can read: it binds nothing here)."""
         if isinstance(node, ast.withitem) and node.optional_vars is not None:
             self._bind(node.optional_vars, _Binding())
+            return
+        method = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(
+            self.parents.get(id(node)), ast.ClassDef
+        )
+        if method:
             return
         for name in _names_bound_unknown(node):
             self.bindings.setdefault(name, []).append(_Binding())

@@ -143,6 +143,7 @@ class FactStore:
         self._module_words: frozenset[bytes] | None = None
         self._sealed: dict[str, bool] = {}
         self.definitions = Definitions(self)
+        self._by_file_name: dict[str, list[str]] | None = None
 
     def seals(self, module: str) -> bool:
         """Whether a boundary seals ``module`` (its facts come from the libcst pass)."""
@@ -337,7 +338,9 @@ class FactStore:
     def _direct_edges(self, module: str, path: str) -> list[Edge]:
         facts = self.facts.get(path)
         if facts is not None:
-            return edges_from_facts(facts, module, self.modules, self._star_targets)
+            return edges_from_facts(
+                facts, module, self.modules, self._star_targets, self._files_named
+            )
         # A static edge's kind is known when its line cannot hold an import that does not
         # run at module level (see screen.Screened.unknown_lines); else it is told by a parse.
         unknown = self.screens[path].unknown_lines
@@ -349,6 +352,14 @@ class FactStore:
     def edges(self, module: str) -> list[Edge]:
         """``module``'s edges of every kind (step 3)."""
         return self.graph.edges(module)
+
+    def _files_named(self, name: str) -> list[str]:
+        """The first-party modules whose file is named ``name`` (``runner.py``)."""
+        if self._by_file_name is None:
+            self._by_file_name = {}
+            for module, path in self.modules.items():
+                self._by_file_name.setdefault(path.rpartition("/")[2], []).append(module)
+        return self._by_file_name.get(name, [])
 
     def _star_targets(self, package: str) -> list[str]:
         """Submodules that ``from package import *`` imports: those named in the package's

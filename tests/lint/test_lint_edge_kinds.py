@@ -262,3 +262,14 @@ def test_the_target_version_is_the_lowest_python_requires_python_admits(
     from sealed_trace.lint.config import target_from_requires_python
 
     assert target_from_requires_python(spec) == target
+
+
+def test_an_attribute_chain_to_a_module_inside_a_function_is_a_function_edge(
+    project: Project,
+) -> None:
+    project.write("src/pkg/helper.py", "import pkg\n\n\ndef f():\n    return pkg.sealed.x\n")
+    project.write("src/pkg/up/a.py", "import pkg.helper\n")
+    (finding,) = project.run().findings
+    assert "pkg.up.a -> pkg.helper -> pkg.sealed (in a function)" in finding.chains
+    project.boundary_toml += 'edge_kinds = {reverse = ["module"]}\n'
+    assert project.run().findings == ()

@@ -285,7 +285,14 @@ EVASIONS: list[Entry] = [
     (
         "up-path-loader",
         "up",
-        "from importlib.util import spec_from_file_location as sf\nsf('m', 'src/pkg/x.py')\n",
+        "from importlib.util import spec_from_file_location as sf\nsf('m', 'src/pkg/sealed.py')\n",
+        {("ST401", 2)},
+        {},
+    ),
+    (
+        "up-path-loader-computed",
+        "up",
+        "from importlib.util import spec_from_file_location as sf\nsf('m', where() + '.py')\n",
         {("ST301", 2)},
         {},
     ),

@@ -418,3 +418,46 @@ def test_the_imports_of_literal_code_run_by_exec_are_its_own(
     (finding,) = project.run().findings if project.upstream(source) else ()
     assert (finding.code, finding.line) == ("ST401", source.count("\n"))
     assert shown in finding.message
+
+
+FILE_LOADS = {
+    "divided-path": (
+        "import importlib.util\nfrom pathlib import Path\nHERE = Path(__file__).parent\n"
+        "spec = importlib.util.spec_from_file_location('runner', HERE / 'runner.py')\n"
+    ),
+    "os-path-join": (
+        "import os, runpy\nrunpy.run_path(os.path.join(os.path.dirname(__file__), 'runner.py'))\n"
+    ),
+    "property-of-a-record": (
+        "import importlib.util\nfrom dataclasses import dataclass\nfrom pathlib import Path\n"
+        "@dataclass\nclass Lane:\n    root: Path\n    @property\n    def runner_path(self):\n"
+        "        return self.root / 'runner.py'\n"
+        "def load(lane):\n    runner_path = lane.runner_path\n"
+        "    return importlib.util.spec_from_file_location(f'x.{lane}', runner_path)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", FILE_LOADS.values(), ids=FILE_LOADS.keys())
+def test_a_file_loaded_by_a_literal_name_is_an_import_of_the_files_of_that_name(
+    project: Project, source: str
+) -> None:
+    project.write("src/pkg/tools/__init__.py", "")
+    project.write("src/pkg/tools/runner.py", "X = 1\n")
+    assert project.reaches(source) == set()  # the only runner.py reaches nothing sealed
+    project.write("src/pkg/tools/runner.py", "import json\nimport pkg.sealed\n")
+    (finding,) = project.run().findings
+    assert (finding.path, finding.code, finding.line) == ("src/pkg/tools/runner.py", "ST402", 2)
+    assert any(c.startswith("pkg.up.a -> pkg.tools.runner") for c in finding.chains)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import runpy, sys\nrunpy.run_path(sys.argv[1])\n",
+        "import importlib.util\nimportlib.util.spec_from_file_location('x', find_it())\n",
+        "import runpy\nfrom pathlib import Path\nrunpy.run_path(Path(ROOT) / NAME)\n",
+    ],
+)
+def test_a_file_loaded_by_a_computed_name_stays_unknown(project: Project, source: str) -> None:
+    assert {code for _, code, _ in project.reaches(source)} == {"ST301"}

@@ -42,13 +42,15 @@ class ComputedDynamicImport(FactRule):
         Snippet("import importlib\nimportlib.import_module('pkg.values')\n", UPSTREAM),
         # an alias of an import function is followed: its literal call is an import
         Snippet("import importlib\nload = importlib.import_module\nload('pkg.values')\n", UPSTREAM),
+        # a file loaded by a literal name: the first-party files of that name, here none
+        Snippet("import runpy\nrunpy.run_path('plugin.py')\n", UPSTREAM),
         # a module no upstream module imports may import what it likes
         Snippet("import importlib\nimportlib.import_module(NAME)\n", "src/pkg/other.py"),
     )
     invalid = (
         Snippet("import importlib\nname = 'js' + 'on'\nimportlib.import_module(name)\n"),
         Snippet("mod = __import__(f'{x}')\n", UPSTREAM),
-        Snippet("import runpy\nrunpy.run_path('plugin.py')\n", UPSTREAM),
+        Snippet("import runpy, sys\nrunpy.run_path(sys.argv[1])\n", UPSTREAM),
         Snippet("import pickle\nstate = pickle.loads(data)\n", UPSTREAM),
         Snippet("loaders = [__import__]\n", UPSTREAM),
         Snippet("__package__ = 'pkg'\nfrom . import sealed\n", UPSTREAM),
