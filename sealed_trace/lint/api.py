@@ -262,7 +262,7 @@ def _suppressed(
         if is_selected(f.code, policy, selection)
     ]
     for f in found:
-        entry = next((e for e in policy.ignores if e.ignores(f.path, f.code)), None)
+        entry = next((e for e in policy.ignores if e.ignores(f.path, f.code, f.boundary)), None)
         if entry is not None and is_selected(f.code, policy, selection):
             out.append(Suppressed(f, "external", f"ignore[{entry.index}]: {entry.reason}"))
     if policy.baseline is not None:

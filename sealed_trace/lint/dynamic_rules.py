@@ -460,8 +460,20 @@ def _literal_import(
     module = dynamic_import_target(text, relative, package, importer.package)
     if module is None:
         return None
-    found = dynamic_import_fact(site, module, None, f"{func}({text!r})")
+    shown = f"{func}({text!r}{_package_shown(func, args, dialect)})"
+    found = dynamic_import_fact(site, module, None, shown)
     return [found, *_fromlist_facts(func, text, module, args, site, dialect)]
+
+
+def _package_shown(func: str, args: CallArgs, dialect: Dialect) -> str:
+    """``", 'pkg'"`` for ``import_module('.x', 'pkg')``: the ``package`` argument a
+    relative name resolves against, as the call spells it (empty when there is none)."""
+    arg = None if func in dialect.level_funcs else args.get(1, "package")
+    if arg is None:
+        return ""
+    if arg.text is not None:
+        return f", {arg.text!r}"
+    return f", {arg.name}" if arg.name else ", ..."
 
 
 def _fromlist_facts(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,21 +68,23 @@ def is_selected(code: str, config: LintConfig, selection: Selection) -> bool:
     return not any(matches_rule(s, code) for s in selection.ignore)
 
 
-def read_baseline(path: str) -> list[tuple[str, int]]:
-    """The ``(fingerprint, line)`` of each entry of a baseline file.
+def read_baseline(path: str) -> list[tuple[str, int, str]]:
+    """The ``(fingerprint, line, code)`` of each entry of a baseline file (``code`` empty
+    when the entry does not say).
 
     Raises :class:`BaselineError` when it cannot be read or is not a baseline document.
     """
     text = _baseline_text(path)
     data = _baseline_document(path, text)
     lines = text.splitlines()
-    out: list[tuple[str, int]] = []
+    out: list[tuple[str, int, str]] = []
     for entry in data["findings"]:
         if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
             raise BaselineError(f"{path}: every baseline entry needs a fingerprint")
         fingerprint = entry["fingerprint"]
         line = next((n for n, text_line in enumerate(lines, 1) if fingerprint in text_line), 1)
-        out.append((fingerprint, line))
+        code = entry.get("code")
+        out.append((fingerprint, line, code if isinstance(code, str) else ""))
     return out
 
 
@@ -176,7 +178,8 @@ def apply_filters(
     if whole_run:
         out.extend(_unused_ignores(config, selection, used))
     if use_baseline and config.baseline is not None:
-        out = _without_baselined(out, config.baseline, config.root, report_unmatched=whole_run)
+        unmatched = (lambda code: is_selected(code, config, selection)) if whole_run else None
+        out = _without_baselined(out, config.baseline, config.root, unmatched)
     return sort_findings(out)
 
 
@@ -186,7 +189,10 @@ def _without_ignored(findings: list[Finding], config: LintConfig) -> tuple[list[
     used: set[int] = set()
     out: list[Finding] = []
     for finding in findings:
-        entry = next((e for e in config.ignores if e.ignores(finding.path, finding.code)), None)
+        entry = next(
+            (e for e in config.ignores if e.ignores(finding.path, finding.code, finding.boundary)),
+            None,
+        )
         if entry is None:
             out.append(finding)
         else:
@@ -214,27 +220,33 @@ def _unused_ignores(config: LintConfig, selection: Selection, used: set[int]) ->
 
 
 def _without_baselined(
-    findings: list[Finding], baseline: str, root: str, *, report_unmatched: bool
+    findings: list[Finding],
+    baseline: str,
+    root: str,
+    report_unmatched: Callable[[str], bool] | None,
 ) -> list[Finding]:
     """``findings`` less those the baseline file records (never the unhideable ones); with
-    ``report_unmatched``, plus ST007 for each baseline entry that matched none of them."""
+    ``report_unmatched`` (whether the run judges a code), plus ST007 for each baseline entry
+    of a judged code that matched none of them (an entry of a rule ``--select`` or
+    ``--ignore`` leaves out is not stale)."""
     entries = read_baseline(baseline)
     ordered = sort_findings(findings)
     prints = occurrence_fingerprints(ordered)
-    recorded = {fp for fp, _ in entries}
+    recorded = {fp for fp, _, _ in entries}
     out = [
         f
         for f, fp in zip(ordered, prints, strict=True)
         if fp not in recorded or f.code in UNHIDEABLE
     ]
-    if report_unmatched:
+    if report_unmatched is not None:
         matched = recorded.intersection(prints)
-        out.extend(_unmatched_entries(entries, matched, _relpath(baseline, root)))
+        judged = [e for e in entries if not e[2] or report_unmatched(e[2])]
+        out.extend(_unmatched_entries(judged, matched, _relpath(baseline, root)))
     return out
 
 
 def _unmatched_entries(
-    entries: list[tuple[str, int]], matched: set[str], baseline_rel: str
+    entries: list[tuple[str, int, str]], matched: set[str], baseline_rel: str
 ) -> list[Finding]:
     """ST007 for each baseline entry whose fingerprint is not in ``matched``."""
     return [
@@ -247,7 +259,7 @@ def _unmatched_entries(
             "(sealed-trace lint --write-baseline rewrites the file)",
             fingerprint,
         )
-        for fingerprint, line in entries
+        for fingerprint, line, _ in entries
         if fingerprint not in matched
     ]
 

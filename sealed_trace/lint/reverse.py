@@ -167,7 +167,12 @@ class BoundaryReach:
                 shown += marked_chain(("", start), self._step_kinds((upstream, start), kinds))
             chains.append(shown + self._marked_tail(start))
         first = dataclasses.replace(first, affected=affected, chains=tuple(chains))
-        return (first, *edges[1:])
+        # every other import of the cause carries its own chain too (JSON, SARIF)
+        rest = (
+            dataclasses.replace(e, chains=(marked_chain((module, *e.chain), e.kinds),))
+            for e in edges[1:]
+        )
+        return (first, *rest)
 
     def _reverse_edges(self, module: str) -> tuple[ReverseEdge, ...]:
         """An upstream module's reverse dependencies: every import site of a sealed module

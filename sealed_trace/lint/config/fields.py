@@ -174,7 +174,11 @@ def _ignore(where: str, index: int, table: object, reading: Reading) -> IgnoreEn
     if len(reading.problems) != start:
         return None
     return IgnoreEntry(
-        values[IgnoreKeys.path], values[IgnoreKeys.codes], values[IgnoreKeys.reason], index
+        values[IgnoreKeys.path],
+        values[IgnoreKeys.codes],
+        values[IgnoreKeys.reason],
+        index,
+        values[IgnoreKeys.boundary],
     )
 
 
@@ -354,6 +358,15 @@ def _ignore_codes(value: object, where: str, reading: Reading) -> tuple[str, ...
     return codes
 
 
+def _ignore_boundary(value: object, where: str, reading: Reading) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    names = (value,) if isinstance(value, str) else str_list(value, where, reading.problems)
+    if not names:
+        reading.problem(f'{where} must name a boundary, or be "*" for every boundary')
+    return names
+
+
 def _reason(value: object, where: str, reading: Reading) -> str:
     if isinstance(value, str) and value.strip():
         return value.strip()
@@ -408,6 +421,15 @@ class IgnoreKeys:
         "why these findings may stay",
         _reason,
         shown_default="required",
+    )
+    boundary: Final = Field(
+        "boundary",
+        "string or array of strings",
+        None,
+        'the boundaries whose findings it covers (their `name`s), or `"*"` for every one; '
+        "required when the policy has more than one boundary",
+        _ignore_boundary,
+        shown_default="every boundary (one-boundary policies only)",
     )
 
 

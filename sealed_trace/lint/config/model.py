@@ -167,18 +167,23 @@ def _banned_matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
 class IgnoreEntry:
     """One ``[[tool.sealed_trace.ignore]]``: findings in files matching one of ``paths`` (glob
     patterns of root-relative POSIX paths) with a code matching one of ``codes`` (codes,
-    prefixes or kebab names) are not failures, for the stated ``reason``. ``index`` is its
-    position among the entries."""
+    prefixes or kebab names), of one of ``boundaries`` (names; ``("*",)`` or empty: every
+    boundary) are not failures, for the stated ``reason``. ``index`` is its position among
+    the entries."""
 
     paths: tuple[str, ...]
     codes: tuple[str, ...]
     reason: str
     index: int
+    boundaries: tuple[str, ...] = ()
 
-    def ignores(self, path: str, code: str) -> bool:
-        """Whether this entry covers a finding of ``code`` in ``path``."""
+    def ignores(self, path: str, code: str, boundary: str = "") -> bool:
+        """Whether this entry covers a finding of ``code`` in ``path`` for ``boundary`` (a
+        finding of no boundary, such as ST001, is covered whatever the scope)."""
+        scoped = self.boundaries and "*" not in self.boundaries and boundary
         return (
-            code not in UNHIDEABLE
+            not (scoped and boundary not in self.boundaries)
+            and code not in UNHIDEABLE
             and any(
                 fnmatch.fnmatchcase(path, p) or path.startswith(p.rstrip("/") + "/")
                 for p in self.paths

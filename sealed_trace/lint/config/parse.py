@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
+from sealed_trace.lint.config.checks import suggest
 from sealed_trace.lint.config.fields import TOP_FIELDS, TopKeys
-from sealed_trace.lint.config.model import ConfigError, LintConfig
+from sealed_trace.lint.config.model import Boundary, ConfigError, IgnoreEntry, LintConfig
 from sealed_trace.lint.config.names import Names, match_targets
 from sealed_trace.lint.config.table import Reading, read_table
 from sealed_trace.lint.discover import SourceFile, discover
@@ -51,6 +52,7 @@ def parse_config(
         modules = {f.module for f in files if f.module is not None}
         names = Names(modules, values[TopKeys.third_party])
         match_targets(reading.targets, names, reading.problems)
+    _check_ignore_scopes(values[TopKeys.ignore], values[TopKeys.boundary], reading)
     if reading.problems:
         raise ConfigError(config_path, reading.problems)
     return LintConfig(
@@ -73,3 +75,22 @@ def parse_config(
 
 def _discover_all(root: str, roots: tuple[str, ...], exclude: tuple[str, ...]) -> list[SourceFile]:
     return discover(root, roots, (), exclude)
+
+
+def _check_ignore_scopes(
+    ignores: tuple[IgnoreEntry, ...], boundaries: tuple[Boundary, ...], reading: Reading
+) -> None:
+    """Each ignore entry names boundaries the policy declares; with several boundaries,
+    every entry says which (or ``"*"``), so that one written for a boundary never hides a
+    finding of another."""
+    names = [b.name for b in boundaries]
+    for entry in ignores:
+        where = f"ignore[{entry.index}].boundary"
+        for name in entry.boundaries:
+            if name != "*" and name not in names:
+                reading.problem(f"{where}: no boundary is named {name!r}{suggest(name, names)}")
+        if not entry.boundaries and len(names) > 1:
+            reading.problem(
+                f"{where} is required with several boundaries: name one ({', '.join(names)}), "
+                'or "*" for every boundary'
+            )

@@ -9,6 +9,7 @@ turns it on anywhere).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from sealed_trace._colour import use_colour
 from sealed_trace.lint.engine import LintResult
@@ -57,21 +58,35 @@ def render_text(
     is followed by its line and a caret under its column (tabs kept, so the caret lines up).
     ``colour``: ANSI bold path and red code."""
     out: list[str] = []
-    for f in result.findings:
+    named = len({f.boundary for f in result.findings if f.boundary}) > 1
+    for f, boundaries in _grouped(result.findings):
         full = f.path if root is None or os.path.isabs(f.path) else os.path.join(root, f.path)
-        out.append(_finding_line(f, f.path if root is None else _shown(full), colour))
+        shown = f.path if root is None else _shown(full)
+        out.append(_finding_line(f, shown, colour, boundaries if named else ()))
         if show_source:
             out.append(_excerpt(full, f, colour))
     return "".join(out)
 
 
-def _finding_line(finding: Finding, path: str, colour: bool) -> str:
-    """``path:line:col CODE message``, the place bold and the code bold red with ``colour``."""
+def _grouped(findings: Sequence[Finding]) -> list[tuple[Finding, list[str]]]:
+    """Each finding once with the boundaries it is reported for: the same finding of several
+    boundaries (an upstream module shared by them) is one line."""
+    groups: dict[tuple[str, int, int, str, str], tuple[Finding, list[str]]] = {}
+    for f in findings:
+        key = (f.path, f.line, f.column, f.code, f.message)
+        groups.setdefault(key, (f, []))[1].append(f.boundary)
+    return list(groups.values())
+
+
+def _finding_line(finding: Finding, path: str, colour: bool, boundaries: Sequence[str]) -> str:
+    """``path:line:col CODE message``, the place bold and the code bold red with ``colour``;
+    ``[boundary, ...]`` after it when the run reports for several boundaries."""
     where = f"{path}:{finding.line}:{finding.column}"
     code = finding.code
     if colour:
         where, code = f"{_BOLD}{where}{_RESET}", f"{_BOLD}{_RED}{code}{_RESET}"
-    return f"{where} {code} {finding.message}\n"
+    named = f" [{', '.join(sorted(b for b in boundaries if b))}]" if any(boundaries) else ""
+    return f"{where} {code} {finding.message}{named}\n"
 
 
 def _excerpt(path: str, finding: Finding, colour: bool) -> str:
