@@ -142,3 +142,15 @@ def test_an_ignore_entry_naming_an_unknown_boundary_is_a_policy_error(project: P
         project.config()
     assert "no boundary is named 'seald'" in str(raised.value)
     assert "sealed" in str(raised.value)
+
+
+def test_each_import_of_a_package_is_reported_with_its_own_label(project: Project) -> None:
+    project.write(
+        "src/pkg/__init__.py",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import sealed\n"
+        "def f():\n    import pkg.sealed\n",
+    )
+    found = [(f.code, f.line, f.message) for f in project.run().findings]
+    assert [(code, line) for code, line, _ in found] == [("ST403", 3), ("ST403", 5)]
+    assert "(pkg -> pkg.sealed (under TYPE_CHECKING))" in found[0][2]
+    assert "(pkg -> pkg.sealed (in a function))" in found[1][2]

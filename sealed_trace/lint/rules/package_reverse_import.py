@@ -19,8 +19,9 @@ __all__ = ["PackageReverseImport"]
 
 
 class PackageReverseImport(CatalogRule):
-    """A package whose ``__init__`` runs before upstream modules below it and reaches the
-    sealed module (one finding per package, naming the upstream modules it affects)."""
+    """A package whose ``__init__`` runs before upstream modules below it and imports the
+    sealed module (one finding per import statement, naming the upstream modules it
+    affects)."""
 
     code = "ST403"
     roles = frozenset({Role.ANCESTOR})
@@ -43,20 +44,18 @@ class PackageReverseImport(CatalogRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST403 finding of ``ctx``'s package (see the class docstring)."""
-        if not ctx.reverse_edges:
-            return
-        edge = ctx.reverse_edges[0]
-        chain = marked_chain((ctx.module or ctx.path, *edge.chain), edge.kinds)
         shown = ", ".join(ctx.affected[:5]) + (
             f" and {len(ctx.affected) - 5} more" if len(ctx.affected) > 5 else ""
         )
-        yield ctx.finding(
-            edge.line,
-            edge.column,
-            self.code,
-            f"package {ctx.module} reaches the sealed module through `{edge.text}` ({chain}); "
-            f"importing upstream module{'s' if len(ctx.affected) > 1 else ''} {shown} runs it "
-            "first",
-            f"{edge.text}|{edge.chain[0]}",
-            edge.chains,
-        )
+        for edge in ctx.reverse_edges:  # one per import statement, each with its own label
+            chain = marked_chain((ctx.module or ctx.path, *edge.chain), edge.kinds)
+            yield ctx.finding(
+                edge.line,
+                edge.column,
+                self.code,
+                f"package {ctx.module} reaches the sealed module through `{edge.text}` "
+                f"({chain}); importing upstream module{'s' if len(ctx.affected) > 1 else ''} "
+                f"{shown} runs it first",
+                f"{edge.text}|{edge.chain[0]}",
+                edge.chains,
+            )
