@@ -51,3 +51,18 @@ def test_an_instance_attribute_of_a_record_is_a_field(project: Project) -> None:
         "    def __post_init__(self):\n        self.score = 0\n"
     )
     assert project.sealed(code) == {("ST501", 9)}
+
+
+def test_a_chain_of_aliases_is_one_finding_at_its_use(project: Project) -> None:
+    # one for the banned import, one for the use: not one per step of the chain
+    found = project.sealed("import time as t\nc = t.perf_counter\nc()\n")
+    assert found == {("ST102", 1), ("ST201", 3)}
+    assert project.sealed("o = open\no2 = o\no2('f')\n") == {("ST201", 3)}
+
+
+def test_an_alias_never_used_is_reported_where_it_takes_the_banned_name(
+    project: Project,
+) -> None:
+    assert project.sealed("import json\no = open\nx = json.dumps({})\n") == {("ST202", 2)}
+    # a reference that is also used directly is two uses
+    assert project.sealed("o = open\no('f')\nopen('g')\n") == {("ST201", 2), ("ST201", 3)}

@@ -79,6 +79,9 @@ class ReferenceVisitor(FactVisitor):
         #: references through an imported name: (index in the refs, the root name)
         self._import_refs: list[tuple[int, str]] = []
         self._pending: list[_PendingAlias] = []
+        #: where each alias's value is (by the alias target's id): a reference there that
+        #: flows into an alias used later is reported at the use, not twice
+        self._alias_values: dict[int, list[tuple[int, int]]] = {}
 
     # -- import statements are not references ------------------------------------------------
     def visit_Import(self, node: cst.Import) -> None:
@@ -196,6 +199,8 @@ class ReferenceVisitor(FactVisitor):
             names = self.context.names.resolve(value)
             if names:
                 self.context.names.aliases.setdefault(id(target), set()).update(names)
+                where = self.context.position(value)
+                self._alias_values.setdefault(id(target), []).append(where)
         elif isinstance(target, (cst.Tuple, cst.List)):
             self._bind_elements(target, value)
 
@@ -237,10 +242,16 @@ class ReferenceVisitor(FactVisitor):
             if root in type_checking_only:
                 refs[index] = dataclasses.replace(refs[index], type_checking=True)
         aliases = self.context.names.aliases
+        flowed: set[tuple[int, int, str]] = set()
         for load in self._pending:
             names: set[str] = set()
             for ident in load.assignments:
                 names |= aliases.get(ident, set())
+                flowed.update(
+                    (*where, q) for where in self._alias_values.get(ident, ()) for q in names
+                )
             tc = load.type_checking and not type_checking_written
             for q in sorted(names):
                 refs.append(RefFact(load.line, load.column, q, load.call, f"alias {load.name}", tc))
+        # one chain of aliases, one finding: at its use (``o = open; o2 = o; o2()``)
+        refs[:] = [r for r in refs if r.call or (r.line, r.column, r.qname) not in flowed]
