@@ -787,7 +787,29 @@ class _DynamicImports:
         args = _plain_arguments(node)
         imports, dynamics = judge_import_call(func, names, args, site, visitor.importer, GRAPH_PASS)
         visitor.imports.extend(imports)
+        top = self._spec_package(node, func) if names is None else None
+        if top is not None:  # find_spec("numpy." + name): only numpy's parents are imported
+            dynamics = [DynamicFact(site.line, site.column, "computed-spec", top)]
         visitor.dynamics.extend(dynamics)
+
+    def _spec_package(self, node: ast.Call, func: str) -> str | None:
+        """For ``find_spec`` of a computed name that starts with a literal dotted package
+        (``"numpy." + name``, ``f"numpy.{name}"``): that package's top-level name."""
+        if func != "importlib.util.find_spec":
+            return None
+        prefix = self._literal_prefix(_arg(node, *module_name_argument(func)), node)
+        if prefix is None or "." not in prefix or prefix.startswith("."):
+            return None
+        return prefix.partition(".")[0] or None
+
+    def _literal_prefix(self, expr: ast.expr | None, at: ast.AST) -> str | None:
+        """The literal start every value of ``expr`` shares (``"a." + x``, ``f"a.{x}"``)."""
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            return self._literal_prefix(expr.left, at)
+        if isinstance(expr, ast.JoinedStr) and expr.values:
+            return self._literal_prefix(expr.values[0], at)
+        texts = self.literals(expr, at)
+        return next(iter(texts)) if texts is not None and len(texts) == 1 else None
 
 
 def _relocated(fact: ImportFact, site: Site, shown: str) -> ImportFact:

@@ -116,6 +116,10 @@ class DynamicKind(StrEnum):
     COMPUTED_IMPORT = "computed-import"
     #: a loader of code by file path (ST301)
     PATH_IMPORT = "path-import"
+    #: ``find_spec`` of a computed name below a literal package (``callee``: that package's
+    #: top-level name): it imports only the name's parents, so only a first-party one counts
+    #: (ST301)
+    COMPUTED_SPEC = "computed-spec"
     #: a call that imports modules named in its data, ``pickle.loads`` (ST301)
     HIDDEN_IMPORT = "hidden-import"
     #: an import function used as a value, not called (ST301)

@@ -22,7 +22,14 @@ __all__ = ["HIDDEN_KINDS", "BoundaryReach", "reverse_kinds"]
 
 #: Dynamic-fact kinds of an import the lint cannot resolve (ST301).
 HIDDEN_KINDS = frozenset(
-    {"computed-import", "path-import", "hidden-import", "escaped-import", "relative-base"}
+    {
+        "computed-import",
+        "computed-spec",
+        "path-import",
+        "hidden-import",
+        "escaped-import",
+        "relative-base",
+    }
 )
 
 

@@ -47,6 +47,10 @@ CLEAN = {
         "        return getattr(importlib.import_module(_LAZY[name]), name)\n"
         "    raise AttributeError(name)\n"
     ),
+    "find-spec-below-a-third-party-package": (
+        "from importlib.util import find_spec\ndef have(x):\n"
+        "    return find_spec('numpy.' + x), find_spec(f'scipy.{x}')\n"
+    ),
     "find-spec-third-party": (
         "import importlib.util\n"
         "HAVE = {n: importlib.util.find_spec(n) is not None for n in ('numpy', 'scipy')}\n"
@@ -461,3 +465,12 @@ def test_a_file_loaded_by_a_literal_name_is_an_import_of_the_files_of_that_name(
 )
 def test_a_file_loaded_by_a_computed_name_stays_unknown(project: Project, source: str) -> None:
     assert {code for _, code, _ in project.reaches(source)} == {"ST301"}
+
+
+def test_find_spec_below_a_first_party_package_stays_computed(project: Project) -> None:
+    source = (
+        "import importlib.util\ndef have(x):\n    return importlib.util.find_spec('pkg.' + x)\n"
+    )
+    (finding,) = project.upstream(source) and project.run().findings
+    assert (finding.code, finding.line) == ("ST301", 3)
+    assert "below first-party package pkg" in finding.message

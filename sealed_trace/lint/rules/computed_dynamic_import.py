@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
-from sealed_trace.lint.facts import DynamicKind
+from sealed_trace.lint.facts import DynamicFact, DynamicKind
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.rules.base import UPSTREAM, FactRule, Messages, Role, RuleContext, Snippet
 
@@ -37,6 +37,10 @@ class ComputedDynamicImport(FactRule):
             "cannot be checked"
         ),
         DynamicKind.PATH_IMPORT: "{callee}() loads code by file path; it cannot be checked",
+        DynamicKind.COMPUTED_SPEC: (
+            "importlib.util.find_spec() with a computed module name below first-party package "
+            "{callee} cannot be checked"
+        ),
     }
     valid = (
         Snippet("import importlib\nimportlib.import_module('pkg.values')\n", UPSTREAM),
@@ -61,6 +65,10 @@ class ComputedDynamicImport(FactRule):
             files={UPSTREAM: "import pkg.lazy\n"},
         ),
     )
+
+    def applies(self, ctx: RuleContext, fact: DynamicFact) -> bool:
+        """``find_spec`` below a package only counts when that package is first-party."""
+        return fact.kind != DynamicKind.COMPUTED_SPEC or fact.callee in ctx.first_party
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST301 findings of ``ctx``'s file (see the class docstring)."""
