@@ -37,27 +37,39 @@ def file_names(expr: ast.expr, literals: Literals, depth: int = 0) -> frozenset[
     not known."""
     if depth > _MAX_DEPTH:
         return None
-    step = depth + 1
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
-        return file_names(expr.right, literals, step)
-    if isinstance(expr, ast.Call) and _callee_name(expr) in _JOINS and expr.args:
-        return file_names(expr.args[-1], literals, step)
-    if isinstance(expr, ast.Attribute):
-        returned = _property_return(expr.attr, literals)
-        if returned is not None:
-            return file_names(returned, literals, step)
+    last = _last_part(expr, literals)
+    if last is not None:
+        return file_names(last, literals, depth + 1)
     if isinstance(expr, ast.Name):
-        bindings = literals.bindings.get(expr.id) or []
-        values = [b.value for b in bindings]
-        if values and all(v is not None for v in values):
-            found = [file_names(v, literals, step) for v in values if v is not None]
-            if all(f is not None for f in found):
-                return frozenset(n for f in found if f is not None for n in f)
+        return _name_file_names(expr.id, literals, depth + 1)
     texts = literals.values(expr)
     if texts is None:
         return None
     names = frozenset(posixpath.basename(t.replace("\\", "/")) for t in texts)
     return None if "" in names else names
+
+
+def _last_part(expr: ast.expr, literals: Literals) -> ast.expr | None:
+    """The expression holding the last part of the path ``expr`` builds: the right side of
+    ``/``, the last argument of a join, what a property returns (None: none of those)."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
+        return expr.right
+    if isinstance(expr, ast.Call) and _callee_name(expr) in _JOINS and expr.args:
+        return expr.args[-1]
+    if isinstance(expr, ast.Attribute):
+        return _property_return(expr.attr, literals)
+    return None
+
+
+def _name_file_names(name: str, literals: Literals, depth: int) -> frozenset[str] | None:
+    """The file names of every value ``name`` is bound to (None: a binding is not known)."""
+    values = [b.value for b in literals.bindings.get(name) or []]
+    if not values or any(v is None for v in values):
+        return None
+    found = [file_names(v, literals, depth) for v in values if v is not None]
+    if any(f is None for f in found):
+        return None
+    return frozenset(n for f in found if f is not None for n in f)
 
 
 def _callee_name(call: ast.Call) -> str:
@@ -70,20 +82,21 @@ def _callee_name(call: ast.Call) -> str:
 def _property_return(attr: str, literals: Literals) -> ast.expr | None:
     """What a property named ``attr`` of a class of the module returns, when one class
     defines it and its body is one ``return``."""
-    found: list[ast.expr] = []
-    for record in literals.uses.classes.values():
-        for statement in record.body if record is not None else ():
-            if (
-                isinstance(statement, ast.FunctionDef)
-                and statement.name == attr
-                and any(_is_property(d) for d in statement.decorator_list)
-            ):
-                body = [s for s in statement.body if not _is_docstring(s)]
-                if len(body) != 1 or not isinstance(body[0], ast.Return):
-                    return None
-                if body[0].value is not None:
-                    found.append(body[0].value)
+    found = [
+        _single_return(statement)
+        for record in literals.uses.classes.values()
+        for statement in (record.body if record is not None else ())
+        if isinstance(statement, ast.FunctionDef)
+        and statement.name == attr
+        and any(_is_property(d) for d in statement.decorator_list)
+    ]
     return found[0] if len(found) == 1 else None
+
+
+def _single_return(function: ast.FunctionDef) -> ast.expr | None:
+    """The value of ``function``'s body when it is one ``return`` (a docstring aside)."""
+    body = [s for s in function.body if not _is_docstring(s)]
+    return body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
 
 
 def _is_property(decorator: ast.expr) -> bool:

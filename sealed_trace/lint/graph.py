@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sealed_trace.lint.facts import FileFacts, ImportFact
+from sealed_trace.lint.facts import FileFacts, ImportFact, RefFact
 
 __all__ = [
     "ALL_KINDS",
@@ -35,6 +35,7 @@ __all__ = [
     "ancestors",
     "edges_from_facts",
     "kind_of_import",
+    "kind_of_ref",
     "kinds_from_policy",
     "longest_module",
 ]
@@ -121,6 +122,13 @@ def kind_of_import(fact: ImportFact) -> EdgeKind:
     return EdgeKind.MODULE
 
 
+def kind_of_ref(ref: RefFact) -> EdgeKind:
+    """The kind of a reference (``pkg.sealed.x``, ``pkg.seal``): when it runs."""
+    if ref.type_checking:
+        return EdgeKind.TYPE_CHECKING
+    return EdgeKind.FUNCTION if ref.lazy else EdgeKind.MODULE
+
+
 @functools.lru_cache(maxsize=65536)
 def ancestors(module: str) -> tuple[str, ...]:
     """``a.b.c`` -> ``("a", "a.b")``: the packages importing ``module`` runs first."""
@@ -188,14 +196,7 @@ def edges_from_facts(
         target = longest_module(ref.qname, modules)
         if target is not None and target != module and target not in covered:
             covered.add(target)
-            kind = (
-                EdgeKind.TYPE_CHECKING
-                if ref.type_checking
-                else EdgeKind.FUNCTION
-                if ref.lazy
-                else EdgeKind.MODULE
-            )
-            out.append(Edge(target, ref.line, ref.column, ref.qname, kind))
+            out.append(Edge(target, ref.line, ref.column, ref.qname, kind_of_ref(ref)))
     return out
 
 

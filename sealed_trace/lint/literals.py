@@ -20,153 +20,23 @@ import ast
 import itertools
 from collections.abc import Iterable, Iterator
 
-from sealed_trace.lint.literal_calls import ModuleUses
+from sealed_trace.lint.literal_bindings import (
+    MAX_DEPTH,
+    SAME_ELEMENTS,
+    Binding,
+    Bindings,
+    method_of,
+)
 
 __all__ = ["MAX_VALUES", "Literals"]
 
 #: More strings than this from one expression: taken as computed (a bound on the work).
 MAX_VALUES = 64
-_MAX_DEPTH = 20
-#: Calls that give the elements of their argument (``sorted(NAMES)``).
-_SAME_ELEMENTS = frozenset({"sorted", "list", "tuple", "set", "frozenset", "reversed"})
 _Values = frozenset[str] | None
 
 
-class _Binding:
-    """What one binding of a name gives: ``value`` (it is that expression), ``elements``
-    (it is an element of that iterable), ``keys``/``items`` parts of a dict's ``items()``,
-    or nothing known (``value`` and ``elements`` both None)."""
-
-    __slots__ = ("elements", "parameter", "part", "unpack", "value")
-
-    def __init__(
-        self,
-        value: ast.expr | None = None,
-        elements: ast.expr | None = None,
-        part: int = -1,
-        unpack: tuple[int, int] | None = None,
-        parameter: tuple[ast.FunctionDef | ast.AsyncFunctionDef, str] | None = None,
-    ) -> None:
-        self.value = value
-        self.elements = elements
-        #: for ``for k, v in D.items()``: 0 for the key, 1 for the value
-        self.part = part
-        #: for ``for a, b in ROWS``: ``(index, width)`` of the name in each row of ``elements``
-        self.unpack = unpack
-        #: ``(function, parameter name)``: a parameter of a module-private function, which
-        #: takes what its calls in the module pass (:mod:`.literal_calls`)
-        self.parameter = parameter
-
-
-class Literals:
+class Literals(Bindings):
     """Every binding of every name of one module's tree, and the literal values they give."""
-
-    def __init__(self, tree: ast.Module) -> None:
-        self.bindings: dict[str, list[_Binding]] = {}
-        self.parents: dict[int, ast.AST] = {}
-        self.uses = ModuleUses()
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                self.parents[id(child)] = node
-            self._collect(node)
-            self.uses.note(node, self.parents.get(id(node)))
-
-    # -- bindings --------------------------------------------------------------------------
-    def _bind(self, target: ast.expr, binding: _Binding) -> None:
-        if isinstance(target, ast.Name):
-            self.bindings.setdefault(target.id, []).append(binding)
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            for element in target.elts:  # an unpacked element: not known
-                self._bind(
-                    element if not isinstance(element, ast.Starred) else element.value, _Binding()
-                )
-        elif isinstance(target, ast.Starred):
-            self._bind(target.value, _Binding())
-
-    def _collect(self, node: ast.AST) -> None:
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                self._assign(target, node.value)
-        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
-            self._assign(node.target, node.value)
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-            self._loop(node.target, node.iter)
-        elif isinstance(node, ast.AugAssign):
-            self._bind(node.target, _Binding())
-        elif isinstance(node, ast.arguments):
-            self._parameters(node)
-        else:
-            self._other(node)
-
-    def _parameters(self, node: ast.arguments) -> None:
-        """A function's parameters: bound to whatever a caller passes (for a module-private
-        function, what its calls in this module pass: :meth:`_parameter`)."""
-        function = self.parents.get(id(node))
-        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not (
-            function.name.startswith("_") and not function.name.endswith("__")
-        ):
-            function = None  # not module-private: any caller, anywhere
-        named = (*node.posonlyargs, *node.args, *node.kwonlyargs)
-        for arg in (*named, node.vararg, node.kwarg):
-            if arg is None:
-                continue
-            known = function is not None and any(arg is a for a in named)
-            binding = _Binding(parameter=(function, arg.arg)) if known and function else _Binding()
-            self.bindings.setdefault(arg.arg, []).append(binding)
-
-    def _other(self, node: ast.AST) -> None:
-        """Bindings whose value is never known: ``with ... as``, ``except ... as``, imports,
-        ``global``/``nonlocal`` (another scope may assign anything), ``del``, ``match``
-        captures, function and class names (a method's name binds a class attribute, never
-        a name a function can read: it binds nothing here)."""
-        if isinstance(node, ast.withitem) and node.optional_vars is not None:
-            self._bind(node.optional_vars, _Binding())
-            return
-        method = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(
-            self.parents.get(id(node)), ast.ClassDef
-        )
-        if method:
-            return
-        for name in _names_bound_unknown(node):
-            self.bindings.setdefault(name, []).append(_Binding())
-
-    def _assign(self, target: ast.expr, value: ast.expr) -> None:
-        if (
-            isinstance(target, (ast.Tuple, ast.List))
-            and isinstance(value, (ast.Tuple, ast.List))
-            and len(target.elts) == len(value.elts)
-            and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
-        ):
-            for t, v in zip(target.elts, value.elts, strict=True):
-                self._assign(t, v)
-        elif isinstance(target, ast.Name):
-            self._bind(target, _Binding(value=value))
-        else:
-            self._bind(target, _Binding())
-
-    def _loop(self, target: ast.expr, iterable: ast.expr) -> None:
-        if isinstance(target, ast.Name):
-            self._bind(target, _Binding(elements=iterable))
-            return
-        if _plain_names(target) and _method_of(iterable, "items") is None:
-            assert isinstance(target, (ast.Tuple, ast.List))
-            width = len(target.elts)
-            for index, element in enumerate(target.elts):
-                self._bind(element, _Binding(elements=iterable, unpack=(index, width)))
-            return
-        items = _method_of(iterable, "items")
-        if (
-            items is not None
-            and isinstance(target, (ast.Tuple, ast.List))
-            and len(target.elts) == 2
-        ):
-            for part, element in enumerate(target.elts):
-                if isinstance(element, ast.Name):
-                    self._bind(element, _Binding(elements=items, part=part))
-                else:
-                    self._bind(element, _Binding())
-            return
-        self._bind(target, _Binding())
 
     # -- values ----------------------------------------------------------------------------
     def values(self, expr: ast.expr, at: ast.AST | None = None) -> _Values:
@@ -180,7 +50,7 @@ class Literals:
     def _values(
         self, expr: ast.expr, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
     ) -> _Values:
-        if depth > _MAX_DEPTH:
+        if depth > MAX_DEPTH:
             return None
         step = depth + 1
         if isinstance(expr, ast.Constant):
@@ -219,7 +89,7 @@ class Literals:
         """A field of a record constructed with literals (``SPECS[k].probe`` where ``SPECS``
         is a literal dict of ``Spec(...)`` calls of a dataclass of the module): what each
         construction passes for it."""
-        made = self._instances(expr.value, depth, seen)
+        made = self.instances(expr.value, depth, seen)
         if not made:
             return None
         parts: list[_Values] = []
@@ -229,52 +99,6 @@ class Literals:
                 return None
             parts.append(self._values(passed, guards, depth + 1, seen))
         return _union(parts)
-
-    def _instances(self, expr: ast.expr, depth: int, seen: frozenset[str]) -> list[ast.Call]:
-        """The constructor calls ``expr`` can be: itself, an element or value of a literal
-        collection it indexes or ``.get``s from, or what every binding of its name is (empty:
-        something else)."""
-        if depth > _MAX_DEPTH:
-            return []
-        if isinstance(expr, ast.Call) and _called_name(expr) in self.uses.classes:
-            return [expr]
-        owner = _method_of(expr, "get", arity=(1,))
-        if isinstance(expr, ast.Subscript):
-            owner = expr.value
-        if owner is not None:
-            rows = self._collection_values(owner, depth + 1, seen)
-            found = [self._instances(r, depth + 1, seen) for r in rows or ()]
-            return [c for f in found for c in f] if rows and all(found) else []
-        if isinstance(expr, ast.Name) and expr.id not in seen:
-            bindings = self.bindings.get(expr.id) or []
-            found = [
-                self._instances(b.value, depth + 1, seen | {expr.id}) if b.value else []
-                for b in bindings
-            ]
-            return [c for f in found for c in f] if bindings and all(found) else []
-        return []
-
-    def _collection_values(
-        self, expr: ast.expr, depth: int, seen: frozenset[str]
-    ) -> list[ast.expr] | None:
-        """The value expressions of a literal dict, or the elements of a literal tuple,
-        list or set (through a name bound only to such)."""
-        if isinstance(expr, ast.Dict):
-            return None if any(k is None for k in expr.keys) else list(expr.values)
-        if isinstance(expr, ast.Name) and expr.id not in seen:
-            bindings = self.bindings.get(expr.id) or []
-            out: list[ast.expr] = []
-            for binding in bindings:
-                values = (
-                    self._collection_values(binding.value, depth + 1, seen | {expr.id})
-                    if binding.value is not None
-                    else None
-                )
-                if values is None:
-                    return None
-                out.extend(values)
-            return out or None
-        return self._rows(expr, depth, seen)
 
     def _parameter(
         self,
@@ -308,7 +132,7 @@ class Literals:
     ) -> _Values:
         """``a`` or ``b`` of ``for a, b in ROWS``: the ``index``-th element of each row of
         a literal collection of rows of ``width`` elements."""
-        found = self._rows(rows, depth, seen)
+        found = self.rows(rows, depth, seen)
         if found is None:
             return None
         parts: list[_Values] = []
@@ -319,31 +143,6 @@ class Literals:
                 return None
             parts.append(self._values(row.elts[index], guards, depth + 1, seen))
         return _union(parts)
-
-    def _rows(self, expr: ast.expr, depth: int, seen: frozenset[str]) -> list[ast.expr] | None:
-        """The element expressions of a literal tuple, list or set (through names bound only
-        to such, and ``sorted``/``list``/...); None otherwise."""
-        if depth > _MAX_DEPTH:
-            return None
-        if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
-            return list(expr.elts)
-        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
-            if expr.func.id in _SAME_ELEMENTS and len(expr.args) == 1 and not expr.keywords:
-                return self._rows(expr.args[0], depth + 1, seen)
-            return None
-        if not isinstance(expr, ast.Name) or expr.id in seen:
-            return None
-        bindings = self.bindings.get(expr.id)
-        if not bindings or any(b.value is None for b in bindings):
-            return None
-        out: list[ast.expr] = []
-        for binding in bindings:
-            assert binding.value is not None
-            rows = self._rows(binding.value, depth + 1, seen | {expr.id})
-            if rows is None:
-                return None
-            out.extend(rows)
-        return out
 
     def _concatenation(
         self,
@@ -387,7 +186,7 @@ class Literals:
         return _union(self._binding(binding, guards, depth, inner) for binding in bindings)
 
     def _binding(
-        self, binding: _Binding, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
+        self, binding: Binding, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
     ) -> _Values:
         """The strings one binding of a name gives (None: not only literals, or unknown)."""
         if binding.value is not None:
@@ -412,7 +211,7 @@ class Literals:
     ) -> _Values:
         """The strings iterating ``expr`` gives (``lookup``: indexing it gives; for a dict,
         its values instead of its keys)."""
-        if depth > _MAX_DEPTH:
+        if depth > MAX_DEPTH:
             return None
         step = depth + 1
         if isinstance(expr, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
@@ -465,10 +264,10 @@ class Literals:
         """``sorted(X)`` and the like give ``X``'s elements; ``D.keys()`` / ``D.values()`` a
         literal dict's keys / values."""
         func = call.func
-        if isinstance(func, ast.Name) and func.id in _SAME_ELEMENTS and len(call.args) == 1:
+        if isinstance(func, ast.Name) and func.id in SAME_ELEMENTS and len(call.args) == 1:
             return self._elements(call.args[0], guards, depth, seen)
         for method, which in (("keys", 0), ("values", 1)):
-            owner = _method_of(call, method)
+            owner = method_of(call, method)
             if owner is not None:
                 return self._dict_part(owner, which, guards, depth, seen)
         return None
@@ -488,7 +287,7 @@ class Literals:
         self, call: ast.Call, guards: dict[str, ast.expr], depth: int, seen: frozenset[str]
     ) -> _Values:
         """``D.get(key[, default])`` on a literal dict: any of its values, or the default."""
-        owner = _method_of(call, "get", arity=(1, 2))
+        owner = method_of(call, "get", arity=(1, 2))
         if owner is None:
             return None
         found = self._elements(owner, guards, depth, seen, lookup=True)
@@ -509,48 +308,6 @@ class Literals:
                 out.setdefault(name, collection)
             child, parent = parent, self.parents.get(id(parent))
         return out
-
-
-def _called_name(call: ast.Call) -> str | None:
-    """The plain name ``call`` calls (``Spec`` of ``Spec(...)``), else None."""
-    return call.func.id if isinstance(call.func, ast.Name) else None
-
-
-def _plain_names(target: ast.expr) -> bool:
-    """Whether ``target`` unpacks into plain names (``a, b``; no star, no nesting)."""
-    return isinstance(target, (ast.Tuple, ast.List)) and all(
-        isinstance(e, ast.Name) for e in target.elts
-    )
-
-
-def _names_bound_unknown(node: ast.AST) -> Iterable[str]:
-    """The names ``node`` binds to a value never known (see :meth:`Literals._other`)."""
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return ((a.asname or a.name).partition(".")[0] for a in node.names)
-    if isinstance(node, (ast.Global, ast.Nonlocal)):
-        return node.names
-    name = _own_name(node)
-    return (name,) if name else ()
-
-
-def _own_name(node: ast.AST) -> str | None:
-    """The one name an ``except ... as``, a ``match`` capture, a function or class
-    definition or a ``del`` binds, or None."""
-    if isinstance(
-        node,
-        (
-            ast.ExceptHandler,
-            ast.MatchAs,
-            ast.MatchStar,
-            ast.FunctionDef,
-            ast.AsyncFunctionDef,
-            ast.ClassDef,
-        ),
-    ):
-        return node.name
-    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
-        return node.id
-    return None
 
 
 def _guards_on(parent: ast.AST, child: ast.AST) -> Iterator[tuple[str, ast.expr]]:
@@ -578,19 +335,6 @@ def _exit_guard(statement: ast.stmt) -> tuple[str, ast.expr] | None:
     """``(name, collection)`` of ``if name not in collection: raise/return`` (no ``else``)."""
     if isinstance(statement, ast.If) and _exits(statement.body) and not statement.orelse:
         return _membership(statement.test, ast.NotIn)
-    return None
-
-
-def _method_of(expr: ast.expr, method: str, arity: tuple[int, ...] = (0,)) -> ast.expr | None:
-    """``X`` of a call ``X.method(...)`` with ``arity`` positional arguments."""
-    if (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Attribute)
-        and expr.func.attr == method
-        and len(expr.args) in arity
-        and not expr.keywords
-    ):
-        return expr.func.value
     return None
 
 

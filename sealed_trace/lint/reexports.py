@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from sealed_trace.lint.facts import FileFacts
-from sealed_trace.lint.graph import EdgeKind, ancestors, kind_of_import, longest_module
+from sealed_trace.lint.graph import EdgeKind, ancestors, kind_of_import, kind_of_ref, longest_module
 from sealed_trace.lint.rules.base import ReverseEdge
 
 if TYPE_CHECKING:
@@ -181,14 +181,7 @@ def _sites(facts: FileFacts, package: str, names: frozenset[str] | tuple[()]) ->
         if ref.qname.startswith(prefix):
             first = ref.qname[len(prefix) :].partition(".")[0]
             if first in names:
-                kind = (
-                    EdgeKind.TYPE_CHECKING
-                    if ref.type_checking
-                    else EdgeKind.FUNCTION
-                    if ref.lazy
-                    else EdgeKind.MODULE
-                )
-                yield ref.line, ref.column, f"{package}.{first}", kind
+                yield ref.line, ref.column, f"{package}.{first}", kind_of_ref(ref)
 
 
 def _words(names: frozenset[str]) -> re.Pattern[bytes] | None:

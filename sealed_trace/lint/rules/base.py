@@ -66,6 +66,12 @@ class Role(StrEnum):
     HELPER = "helper"
 
 
+def listed(modules: Sequence[str]) -> str:
+    """``"a, b, c, d, e and 3 more"``: at most five module names, then how many others."""
+    more = f" and {len(modules) - 5} more" if len(modules) > 5 else ""
+    return ", ".join(modules[:5]) + more
+
+
 def through(module: str | None, affected: Sequence[str]) -> str:
     """``"; 3 other upstream modules reach it through this import"`` (empty when ``affected``
     names no upstream module but ``module``)."""

@@ -11,6 +11,7 @@ from sealed_trace.lint.rules.base import (
     Role,
     RuleContext,
     Snippet,
+    listed,
     marked_chain,
     through,
 )
@@ -91,9 +92,7 @@ class IndirectReverseImport(CatalogRule):
         """A helper's imports of the sealed module, each naming the upstream modules that
         reach the sealed module through it."""
         upstream = [m for m in ctx.affected if m != ctx.module]
-        shown = ", ".join(upstream[:5]) + (
-            f" and {len(upstream) - 5} more" if len(upstream) > 5 else ""
-        )
+        shown = listed(upstream)
         for edge in ctx.reverse_edges:
             chain = marked_chain((ctx.module or ctx.path, *edge.chain), edge.kinds)
             yield ctx.finding(

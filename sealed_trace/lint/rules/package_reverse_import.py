@@ -12,6 +12,7 @@ from sealed_trace.lint.rules.base import (
     Role,
     RuleContext,
     Snippet,
+    listed,
     marked_chain,
 )
 
@@ -44,9 +45,7 @@ class PackageReverseImport(CatalogRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         """Yield the ST403 finding of ``ctx``'s package (see the class docstring)."""
-        shown = ", ".join(ctx.affected[:5]) + (
-            f" and {len(ctx.affected) - 5} more" if len(ctx.affected) > 5 else ""
-        )
+        shown = listed(ctx.affected)
         for edge in ctx.reverse_edges:  # one per import statement, each with its own label
             chain = marked_chain((ctx.module or ctx.path, *edge.chain), edge.kinds)
             yield ctx.finding(
