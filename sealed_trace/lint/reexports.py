@@ -55,25 +55,45 @@ class ReexportNames:
         and the upstream files that spell one of their re-exported names."""
         store = self.store
         out: set[str] = set()
-        for upstream in self.reach.upstream:
-            path = store.modules[upstream]
-            for source in self.sources(upstream):
-                names = self.names(source)
-                if names is None:
-                    out.add(store.modules[source])
-                elif (
-                    names
-                    and path not in store.facts
-                    and _spells(store.item(path).scan, _words(names))
-                ):
+        for source, namers in self._namers().items():
+            names = self.names(source)
+            if names is None:
+                out.add(store.modules[source])
+                continue
+            words = _words(names) if names else None
+            for upstream in namers if names else ():
+                path = store.modules[upstream]
+                if path not in store.facts and _spells(store.item(path).scan, words):
                     out.add(path)
+        return out
+
+    def _namers(self) -> dict[str, set[str]]:
+        """``{re-exporting module: the upstream modules that may name through it}``, from
+        the side of the re-exporting modules (each upstream module's :meth:`sources`, without
+        asking every upstream module): the packages above upstream modules, the packages and
+        causes upstream modules import."""
+        reach, store = self.reach, self.store
+        hop, seals = reach.hop, reach.boundary.seals
+        upstream = set(reach.upstream)
+        importers = store.graph.importers(reach.kinds)
+        out: dict[str, set[str]] = {}
+        for module in upstream:
+            for package in ancestors(module):
+                if package in hop and not seals(package):
+                    out.setdefault(package, set()).add(module)
+        causes = [c for c in reach.root_causes() if not seals(c)]
+        for source in [*(p for p in store.packages if p in hop and not seals(p)), *causes]:
+            found = {m for m in importers.get(source, ()) if m in upstream and m != source}
+            if found:
+                out.setdefault(source, set()).update(found)
         return out
 
     def sources(self, upstream: str) -> list[str]:
         """The modules through which ``upstream`` may name the sealed module's objects, in
         the order they are asked: the packages above it that reach the sealed module, nearest
         first, then the packages it imports that do, then the module importing the sealed
-        module at the end of its chain (sealed modules aside)."""
+        module at the end of its chain when it imports that one itself (sealed modules
+        aside)."""
         found = self._sources.get(upstream)
         if found is None:
             found = self._sources[upstream] = self._find_sources(upstream)
@@ -87,12 +107,14 @@ class ReexportNames:
             return []
         out = [a for a in reversed(ancestors(upstream)) if a in hop and not seals(a)]
         store = self.store
-        for edge in store.graph.edges(upstream, reach.kinds):
-            target = edge.target
-            if target in hop and not seals(target) and target in store.packages:
-                out.append(target)
+        targets = {edge.target for edge in store.graph.edges(upstream, reach.kinds)}
+        out.extend(
+            t for t in sorted(targets) if t in hop and not seals(t) and t in store.packages
+        )
+        # a name taken from the cause needs an import of it (an attribute needs one of it or
+        # of a package above it, which the packages above cover)
         cause = reach.importer_of_sealed(start)
-        if cause != upstream and not seals(cause):
+        if cause != upstream and not seals(cause) and cause in targets:
             out.append(cause)
         return list(dict.fromkeys(out))
 

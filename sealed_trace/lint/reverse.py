@@ -70,6 +70,7 @@ class BoundaryReach:
         #: upstream modules naming the sealed module's objects through a re-exporting module
         self.reexports = ReexportNames(self)
         self._named_only: set[str] = set()
+        self._last: dict[str, str | None] = {}
 
     def clean(self) -> list[str]:
         """Upstream modules that reach no sealed module, themselves or through an ancestor."""
@@ -132,12 +133,22 @@ class BoundaryReach:
         whose import is the one fix for every module behind it, unless it is not reported
         (then the nearest reported module before it: ``start`` itself at worst, so that a
         run on the files that changed still reports a new reverse dependency)."""
-        cause, node = start, start
-        while (nxt := self.hop[node]) is not None and self.hop[nxt] is not None:
-            node = nxt
-            if self.reported(node):
-                cause = node
-        return cause
+        return self._last_reported(start) or start
+
+    def _last_reported(self, start: str) -> str | None:
+        """The last reported module on ``start``'s chain, the sealed module aside (None: no
+        module of it is reported); kept for every module of the chain (chains share tails)."""
+        known, hop = self._last, self.hop
+        path: list[str] = []
+        node: str | None = start
+        while node is not None and node not in known and hop.get(node) is not None:
+            path.append(node)
+            node = hop[node]
+        after = known.get(node) if node is not None else None
+        for module in reversed(path):
+            after = after or (module if self.reported(module) else None)
+            known[module] = after
+        return known.get(start)
 
     def chain_start(self, module: str) -> str | None:
         """Where ``module``'s chain to the sealed module starts: itself when it reaches the
