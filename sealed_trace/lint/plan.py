@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 
 from sealed_trace.lint.config import Boundary
-from sealed_trace.lint.graph import ancestors
+from sealed_trace.lint.graph import ALL_KINDS, ancestors
 from sealed_trace.lint.reverse import BoundaryReach
 from sealed_trace.lint.store import FactStore
 
@@ -124,11 +124,33 @@ class ParsePlan:
         for cause, affected in reach.root_causes().items():
             need.add(modules[cause])
             reach.cause_edges(cause, affected)
+        need |= self._unknown_steps(reach)
         reach.reached()
         graph = store.graph
         for importer, target in reach.steps:
             if not graph.step_known(importer, target, reach.kinds) or self.may_hide(importer, hop):
                 need.add(modules[importer])
+        return need
+
+    def _unknown_steps(self, reach: BoundaryReach) -> set[str]:
+        """The files of the importers on every upstream module's chain whose step the scan
+        cannot tell (an indented import), when the boundary does not count every kind: a
+        chain that only an uncounted step (inside a function, under ``TYPE_CHECKING``) makes
+        does not count, so each such step is made exact, once, whatever the findings show."""
+        store, graph, hop = self.store, self.store.graph, reach.hop
+        modules, kinds = store.modules, reach.kinds
+        if kinds == ALL_KINDS:
+            return set()  # every step counts, however it runs: only the labels shown matter
+        seen: set[str] = set()
+        need: set[str] = set()
+        for upstream in reach.upstream:
+            node = reach.chain_start(upstream)
+            while node is not None and node not in seen:
+                seen.add(node)
+                nxt = hop[node]
+                if nxt is not None and not graph.step_known(node, nxt, kinds):
+                    need.add(modules[node])
+                node = nxt
         return need
 
     def _hiders(self, modules: Collection[str]) -> set[str]:

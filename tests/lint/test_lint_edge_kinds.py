@@ -16,6 +16,7 @@ from lint_project import Project
 from sealed_trace.lint.ast_pass import extract_graph_facts
 from sealed_trace.lint.config import ConfigError
 from sealed_trace.lint.cst_pass import extract_facts
+from sealed_trace.lint.engine import lint
 from sealed_trace.lint.graph import (
     Edge,
     EdgeKind,
@@ -272,4 +273,33 @@ def test_an_attribute_chain_to_a_module_inside_a_function_is_a_function_edge(
     (finding,) = project.run().findings
     assert "pkg.up.a -> pkg.helper -> pkg.sealed (in a function)" in finding.chains
     project.boundary_toml += 'edge_kinds = {reverse = ["module"]}\n'
+    assert project.run().findings == ()
+
+
+@pytest.mark.parametrize(
+    ("policy", "upstream", "middle"),
+    [
+        ('edge_kinds = {reverse = ["module"]}', "def f():\n    import pkg.gen\n", None),
+        (
+            'type_checking_imports = "ignore"',
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.gen\n",
+            None,
+        ),
+        (
+            'edge_kinds = {reverse = ["module"]}',
+            "import pkg.g1\n",
+            "def f():\n    import pkg.gen\n",
+        ),
+    ],
+)
+def test_a_helper_reached_only_through_an_uncounted_step_is_no_finding(
+    project: Project, policy: str, upstream: str, middle: str | None
+) -> None:
+    project.boundary_toml += policy + "\n"
+    project.write("src/pkg/gen.py", "import pkg.sealed\n")
+    if middle is not None:
+        project.write("src/pkg/g1.py", middle)
+    project.write("src/pkg/up/a.py", upstream)
+    # as the text format asks: each finding's own chain only (the others are not computed)
+    assert lint(project.config(), use_cache=False, every_chain=False).findings == ()
     assert project.run().findings == ()
