@@ -68,7 +68,7 @@ _MAX_PARTS = 24
 #: bound the names grow exponentially in the number of such lines. Imports and direct
 #: aliases (``x = pkg.mod``) are always bound; compositions only below this bound.
 _MAX_ALIAS_NAMES = 64
-_BUILTINS = frozenset({"__import__", "getattr", "vars", "exec", "eval"})
+_BUILTINS = frozenset({"__import__", "getattr", "vars", "exec", "eval", "compile"})
 _Guard = tuple[ast.expr, ...]
 #: A node of the walk, whether it is under ``TYPE_CHECKING``, and where it runs.
 _Item = tuple[ast.AST, bool, str]
@@ -668,13 +668,20 @@ class _DynamicImports:
         return True
 
     def _executed_code(self, node: ast.Call, runner: str, tc: bool) -> None:
-        """``exec("import pkg.x")``: the imports of each literal the code can be are the
-        call's own (a computed code string is not judged: see docs/lint.md, Limits)."""
+        """``exec("import pkg.x")`` (also of ``compile("...")``): the imports of each
+        literal the code can be are the call's own; code computed at run time may import
+        anything (ST301, as ``pickle.loads`` is)."""
         visitor = self.visitor
-        texts = self.literals(_arg(node, 0, "source"), node)
+        code = _arg(node, 0, "source")
+        if isinstance(code, ast.Call) and "builtins.compile" in visitor.resolve(code.func):
+            code = _arg(code, 0, "source")  # exec(compile("...", name, "exec"))
+        texts = self.literals(code, node)
         site = visitor.site(node, tc, visitor.where)
+        if texts is None:  # code computed at run time may import anything
+            visitor.dynamics.append(DynamicFact(site.line, site.column, "hidden-import", runner))
+            return
         importer = visitor.importer
-        for text in sorted(texts or ()):
+        for text in sorted(texts):
             facts = extract_graph_facts(text, importer.module, importer.is_package)
             shown = f"{runner.rpartition('.')[2]}({text!r})"
             for fact in facts.imports:

@@ -16,6 +16,7 @@ import ast
 from collections.abc import Iterable
 
 from sealed_trace.lint.literal_calls import ModuleUses
+from sealed_trace.lint.literal_writes import HiddenWrites, hidden_writes
 
 __all__ = ["MAX_DEPTH", "SAME_ELEMENTS", "Binding", "Bindings", "method_of"]
 
@@ -57,11 +58,24 @@ class Bindings:
         self.bindings: dict[str, list[Binding]] = {}
         self.parents: dict[int, ast.AST] = {}
         self.uses = ModuleUses()
+        #: a write the lint cannot see the target of (``globals()[k] = v``, ``exec(code)``):
+        #: no name or attribute of the module is read as a literal
+        self.opaque = False
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
                 self.parents[id(child)] = node
             self._collect(node)
             self.uses.note(node, self.parents.get(id(node)))
+            self._hidden(hidden_writes(node))
+
+    def _hidden(self, writes: HiddenWrites) -> None:
+        """Names and attributes a write changes out of an assignment's sight: unknown."""
+        for name in writes.names:
+            self.bindings.setdefault(name, []).append(Binding())
+        for attribute in writes.attributes:
+            self.uses.attributes.setdefault(attribute, []).append(None)
+            self.uses.stored.add(attribute)
+        self.opaque = self.opaque or writes.anything
 
     # -- bindings --------------------------------------------------------------------------
     def _bind(self, target: ast.expr, binding: Binding) -> None:

@@ -31,6 +31,8 @@ class ModuleUses:
         self.attributes: dict[str, list[ast.expr | None]] = {}
         #: attribute names a class body assigns (class constants)
         self.constants: set[str] = set()
+        #: attribute names stored outside a class body (``x.name = v``, ``setattr``, ...)
+        self.stored: set[str] = set()
         #: the classes the module defines (None: a name defined more than once)
         self.classes: dict[str, ast.ClassDef | None] = {}
 
@@ -53,6 +55,7 @@ class ModuleUses:
         for target in targets:
             if isinstance(target, ast.Attribute):
                 self.attributes.setdefault(target.attr, []).append(value)
+                self.stored.add(target.attr)
             elif isinstance(target, ast.Name) and in_class:
                 self.constants.add(target.id)
                 self.attributes.setdefault(target.id, []).append(value)
@@ -62,6 +65,7 @@ class ModuleUses:
         ``for x.a in``, ``with ... as x.a``, ``del x.a``): its value is not known. A plain
         assignment's target is recorded with its value by :meth:`_assignment` instead."""
         self.attributes.setdefault(node.attr, []).append(None)
+        self.stored.add(node.attr)
 
     def attribute_values(self, owner: ast.expr, attr: str) -> list[ast.expr] | None:
         """Every value ``owner.attr`` can be when ``owner`` is ``self``, ``cls`` or a class of
@@ -84,8 +88,8 @@ class ModuleUses:
             return None
         record = self.classes.get(call.func.id)
         fields = _record_fields(record) if record is not None else None
-        if fields is None or field not in fields:
-            return None
+        if fields is None or field not in fields or field in self.stored:
+            return None  # not a record field, or one assigned after construction
         if any(isinstance(a, ast.Starred) for a in call.args) or any(
             k.arg is None for k in call.keywords
         ):

@@ -76,7 +76,7 @@ class Literals(Bindings):
         """A class constant (``self.PYTEST``, ``cls.PYTEST``, ``Runner.PYTEST``): every
         value an attribute of that name is assigned in the module."""
         key = "." + expr.attr
-        if key in seen:
+        if key in seen or self.opaque:
             return None
         found = self.uses.attribute_values(expr.value, expr.attr)
         if found is None:
@@ -177,6 +177,8 @@ class Literals(Bindings):
     ) -> _Values:
         if name in guards:
             return self._elements(guards[name], guards, depth, seen | {name})
+        if self.opaque:
+            return None  # a write the lint cannot see may have changed it
         if name in seen:
             return None  # bound through itself (``x = x + "a"``): not a fixed set
         bindings = self.bindings.get(name)

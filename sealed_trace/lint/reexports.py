@@ -108,9 +108,7 @@ class ReexportNames:
         out = [a for a in reversed(ancestors(upstream)) if a in hop and not seals(a)]
         store = self.store
         targets = {edge.target for edge in store.graph.edges(upstream, reach.kinds)}
-        out.extend(
-            t for t in sorted(targets) if t in hop and not seals(t) and t in store.packages
-        )
+        out.extend(t for t in sorted(targets) if t in hop and not seals(t) and t in store.packages)
         # a name taken from the cause needs an import of it (an attribute needs one of it or
         # of a package above it, which the packages above cover)
         cause = reach.importer_of_sealed(start)

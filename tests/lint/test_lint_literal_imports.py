@@ -293,6 +293,50 @@ STILL_COMPUTED = {
         "    probe: str\nSPECS = {'x': Spec(*args)}\n"
         "def load(k):\n    return importlib.import_module(SPECS[k].probe)\n"
     ),
+    # a write that changes a value without assigning its name (issue 22 review)
+    "list-appended-to": (
+        "import importlib\nL = ['json']\nL.append(NAME)\nfor m in L:\n"
+        "    importlib.import_module(m)\n"
+    ),
+    "list-item-assigned": (
+        "import importlib\nL = ['json']\nL[0] = x\nimportlib.import_module(L[0])\n"
+    ),
+    "dict-item-assigned": (
+        "import importlib\nD = {'a': 'json'}\nD['a'] = x\nimportlib.import_module(D['a'])\n"
+    ),
+    "globals-item-assigned": (
+        "import importlib\nM = 'json'\nglobals()['M'] = x\nimportlib.import_module(M)\n"
+    ),
+    "globals-computed-key": (
+        "import importlib\nM = 'json'\nglobals()[k] = x\nimportlib.import_module(M)\n"
+    ),
+    "module-attribute-through-sys-modules": (
+        "import importlib, sys\nM = 'json'\nsys.modules[__name__].M = x\n"
+        "importlib.import_module(M)\n"
+    ),
+    "exec-assigning-the-name": (
+        "import importlib\nM = 'json'\nexec('M = other()')\nimportlib.import_module(M)\n"
+    ),
+    "setattr-on-the-class": (
+        "import importlib\nclass C:\n    X = 'json'\n"
+        "    def go(self):\n        return importlib.import_module(self.X)\n"
+        "setattr(C, 'X', x)\n"
+    ),
+    "object-setattr-in-init": (
+        "import importlib\nclass C:\n    X = 'json'\n    def __init__(self):\n"
+        "        object.__setattr__(self, 'X', x)\n"
+        "    def go(self):\n        return importlib.import_module(self.X)\n"
+    ),
+    "instance-dict-write": (
+        "import importlib\nclass C:\n    X = 'json'\n    def __init__(self):\n"
+        "        self.__dict__['X'] = x\n"
+        "    def go(self):\n        return importlib.import_module(self.X)\n"
+    ),
+    "dataclass-field-assigned-later": (
+        "import importlib\nfrom dataclasses import dataclass\n@dataclass\nclass S:\n"
+        "    probe: str\nSPECS = {'a': S('json')}\nSPECS['a'].probe = x\n"
+        "def go(k):\n    return importlib.import_module(SPECS[k].probe)\n"
+    ),
     "rows-of-other-widths": (
         "import importlib\nfor a, b in (('json', 'x'), ('csv',)):\n    importlib.import_module(b)\n"
     ),
@@ -392,7 +436,6 @@ def test_a_lambda_called_where_it_stands_runs_there(
 
 NOT_IMPORTS = {
     "exec-without-an-import": "exec('x = 1')\n",
-    "exec-of-computed-code": "import sys\nexec(sys.argv[1])\n",
     "exec-of-invalid-code": "exec('import (')\n",
     "partial-of-another-function": "import functools\nf = functools.partial(print, 'pkg.sealed')\n",
     "a-method-named-exec": (
@@ -474,3 +517,20 @@ def test_find_spec_below_a_first_party_package_stays_computed(project: Project) 
     (finding,) = project.upstream(source) and project.run().findings
     assert (finding.code, finding.line) == ("ST301", 3)
     assert "below first-party package pkg" in finding.message
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import sys\nexec(sys.argv[1])\n",
+        "eval(input())\n",
+        "exec(compile(source(), 'x', 'exec'))\n",
+    ],
+)
+def test_code_computed_at_run_time_may_import_anything(project: Project, source: str) -> None:
+    assert {code for _, code, _ in project.reaches(source)} == {"ST301"}
+
+
+def test_literal_code_compiled_then_run_is_read(project: Project) -> None:
+    found = project.reaches("exec(compile('import pkg.sealed', 'x', 'exec'))\n")
+    assert found == {("src/pkg/up/a.py", "ST401", 1)}

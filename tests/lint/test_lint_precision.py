@@ -66,3 +66,8 @@ def test_an_alias_never_used_is_reported_where_it_takes_the_banned_name(
     assert project.sealed("import json\no = open\nx = json.dumps({})\n") == {("ST202", 2)}
     # a reference that is also used directly is two uses
     assert project.sealed("o = open\no('f')\nopen('g')\n") == {("ST201", 2), ("ST201", 3)}
+
+
+def test_an_alias_assigned_more_than_once_keeps_each_reference(project: Project) -> None:
+    # which assignment reaches the call is not known: the banned reference stays reported
+    assert project.sealed("o = open\no = len\no('x')\n") == {("ST202", 1), ("ST201", 3)}

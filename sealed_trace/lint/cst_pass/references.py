@@ -247,6 +247,8 @@ class ReferenceVisitor(FactVisitor):
             names: set[str] = set()
             for ident in load.assignments:
                 names |= aliases.get(ident, set())
+            if len(load.assignments) == 1:  # one assignment: the value surely flows here
+                (ident,) = load.assignments
                 flowed.update(
                     (*where, q) for where in self._alias_values.get(ident, ()) for q in names
                 )

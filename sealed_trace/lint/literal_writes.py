@@ -1,0 +1,132 @@
+"""Writes that change a name or attribute without assigning it: what literal resolution must
+not read past.
+
+``L.append("pkg.sealed")``, ``D["a"] = "pkg.sealed"``, ``globals()["M"] = ...``,
+``setattr(C, "X", ...)``, ``object.__setattr__(self, "X", ...)``, ``x.__dict__["X"] = ...``,
+``sys.modules[__name__].M = ...`` and ``exec("M = ...")`` all change what a name or attribute
+holds. :func:`hidden_writes` tells, for one node, which names and attributes it makes unknown,
+or that it may change any of them (a computed key, a computed ``exec``): then no name or
+attribute of the module is read as a literal.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+__all__ = ["HiddenWrites", "hidden_writes"]
+
+#: Methods that add to the collection they are called on.
+_ADDING = frozenset(
+    {"append", "extend", "insert", "update", "setdefault", "add", "__setitem__", "__iadd__"}
+)
+#: Calls whose first argument is the object and second the attribute name they set.
+_SETTERS = frozenset({"setattr", "__setattr__"})
+#: Calls that return a module's namespace.
+_NAMESPACES = frozenset({"globals", "vars", "locals"})
+
+
+@dataclass(frozen=True)
+class HiddenWrites:
+    """What one node changes out of an assignment's sight: ``names`` and ``attributes`` it
+    makes unknown, or ``anything`` (a computed name)."""
+
+    names: tuple[str, ...] = ()
+    attributes: tuple[str, ...] = ()
+    anything: bool = False
+
+
+_NONE = HiddenWrites()
+
+
+def hidden_writes(node: ast.AST) -> HiddenWrites:
+    """What ``node`` changes without assigning a name (see the module docstring)."""
+    if isinstance(node, ast.Call):
+        return _call(node)
+    if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
+        node.ctx, (ast.Store, ast.Del)
+    ):
+        return _stored(node)
+    return _NONE
+
+
+def _call(call: ast.Call) -> HiddenWrites:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name in _SETTERS:
+        key = _text(call.args[1]) if len(call.args) > 1 else None
+        return HiddenWrites((key,), (key,)) if key is not None else HiddenWrites(anything=True)
+    if name in ("exec", "eval"):
+        return _executed(call)
+    if isinstance(func, ast.Attribute) and name in _ADDING:
+        owner = func.value
+        if _is_namespace(owner):
+            return HiddenWrites(anything=True)
+        root = _root_name(owner)
+        return HiddenWrites((root,)) if root is not None else _NONE
+    return _NONE
+
+
+def _stored(target: ast.Subscript | ast.Attribute) -> HiddenWrites:
+    """``X[k] = v`` / ``del X[k]`` (X changes), ``globals()[k] = v`` (name ``k``),
+    ``x.__dict__[k] = v`` and ``sys.modules[...].k = v`` (``k`` as a name and attribute)."""
+    if isinstance(target, ast.Attribute):
+        if isinstance(target.value, ast.Subscript) and _names_modules(target.value.value):
+            return HiddenWrites((target.attr,), (target.attr,))
+        return _NONE
+    owner = target.value
+    if _is_namespace(owner) or (isinstance(owner, ast.Attribute) and owner.attr == "__dict__"):
+        key = _text(target.slice)
+        return HiddenWrites((key,), (key,)) if key is not None else HiddenWrites(anything=True)
+    root = _root_name(owner)
+    return HiddenWrites((root,)) if root is not None else _NONE
+
+
+def _executed(call: ast.Call) -> HiddenWrites:
+    """``exec``/``eval`` of literal code: the names it stores; of computed code: anything;
+    with a fresh namespace of its own (``exec(code, {})``): nothing of the module."""
+    if len(call.args) > 1 and isinstance(call.args[1], ast.Dict):
+        return _NONE
+    code = call.args[0] if call.args else None
+    if isinstance(code, ast.Call) and getattr(code.func, "id", "") == "compile" and code.args:
+        code = code.args[0]
+    text = _text(code) if code is not None else None
+    if text is None:
+        return HiddenWrites(anything=True)
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _NONE  # code that does not compile stores nothing
+    stored = sorted(
+        {
+            n.id
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+        }
+    )
+    return HiddenWrites(tuple(stored), tuple(stored))
+
+
+def _is_namespace(node: ast.expr) -> bool:
+    """``globals()``, ``vars()``, ``locals()``: the module's (or a frame's) names."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _NAMESPACES
+        and not node.args
+    )
+
+
+def _names_modules(node: ast.expr) -> bool:
+    """``sys.modules`` (any spelling ending in ``.modules``)."""
+    return isinstance(node, ast.Attribute) and node.attr == "modules"
+
+
+def _root_name(node: ast.expr) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _text(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
