@@ -160,6 +160,10 @@ class ReexportNames:
             work.extend(b[5:] for b in defs.get("*", ()) if b.startswith("star:"))
         return names, any_name
 
+    def _star_taken(self, package: str, names: frozenset[str]) -> bool:
+        """Whether ``from package import *`` binds one of its re-exported ``names``."""
+        return bool(names) and _exported(self.store.facts.get(self.store.modules[package]), names)
+
     def _names_sealed(self, qname: str) -> bool:
         """Whether ``qname`` is bound through a sealed module (its object, or itself)."""
         modules = self.store.modules
@@ -178,8 +182,9 @@ class ReexportNames:
             return None
         kinds = self.reach.kinds
         for package in self.sources(module):
-            names = self.names(package)
-            sites = sorted(s for s in _sites(facts, package, names or ()) if s[3] in kinds)
+            names = self.names(package) or frozenset()
+            starred = self._star_taken(package, names)
+            sites = sorted(s for s in _sites(facts, package, names, starred) if s[3] in kinds)
             if sites:
                 line, column, text, kind = sites[0]
                 chain = self.reach.chain_of(package)
@@ -188,13 +193,23 @@ class ReexportNames:
         return None
 
 
-def _sites(facts: FileFacts, package: str, names: frozenset[str] | tuple[()]) -> Iterator[_Site]:
-    """Where ``facts`` take one of ``names`` from ``package``: a from-import of it, or a
-    reference ``package.name`` (through ``import package`` or any alias of it)."""
+def _exported(facts: FileFacts | None, names: frozenset[str]) -> bool:
+    """Whether a star import of a module with ``facts`` binds one of ``names``: its literal
+    ``__all__`` lists one, or, without one, one is public."""
+    listed = facts.extra.get("all") if facts is not None else None
+    if isinstance(listed, list):
+        return bool(names.intersection(listed))
+    return any(not n.startswith("_") for n in names)
+
+
+def _sites(facts: FileFacts, package: str, names: frozenset[str], starred: bool) -> Iterator[_Site]:
+    """Where ``facts`` take one of ``names`` from ``package``: a from-import of it, a star
+    import of it when that binds one (``starred``), or a reference ``package.name`` (through
+    ``import package`` or any alias of it)."""
     star = "*" in names
     for fact in facts.imports:
-        taken = fact.module == package and fact.name not in (None, "*")
-        if taken and (fact.name in names or star):
+        named = fact.name not in (None, "*") and (fact.name in names or star)
+        if fact.module == package and (named or (fact.name == "*" and starred)):
             yield fact.line, fact.column, fact.text, kind_of_import(fact)
     prefix = package + "."
     for ref in facts.refs:

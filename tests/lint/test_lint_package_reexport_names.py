@@ -143,3 +143,21 @@ def test_only_files_spelling_a_reexported_name_are_parsed_for_it(project: Projec
     project.run(parsed=parsed)
     assert "src/pkg/up/b.py" in parsed
     assert UPSTREAM not in parsed
+
+
+@pytest.mark.parametrize(
+    ("package", "upstream", "named"),
+    [
+        ("from pkg.sealed import seal\n__all__ = ['seal']\n", "from pkg import *\n", True),
+        ("from pkg.sealed import seal\n", "from pkg import *\nseal()\n", True),
+        ("from pkg.sealed import seal\n__all__ = ['x']\nx = 1\n", "from pkg import *\n", False),
+        ("from pkg.sealed import seal as _seal\n", "from pkg import *\n", False),
+    ],
+)
+def test_a_star_import_binding_a_reexported_name_names_it(
+    project: Project, package: str, upstream: str, named: bool
+) -> None:
+    project.write(PACKAGE, package)
+    project.write(UPSTREAM, upstream)
+    expected = {(PACKAGE, "ST403", 1)} | ({(UPSTREAM, "ST402", 1)} if named else set())
+    assert _found(project) == expected

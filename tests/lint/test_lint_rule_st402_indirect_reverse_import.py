@@ -59,13 +59,23 @@ def test_a_package_above_the_upstream_module_is_a_cause(project: Project) -> Non
 
 def test_relative_star_of_parent_that_reexports(project: Project) -> None:
     project.write("src/pkg/up/__init__.py", "from ..sealed import *\n")
-    # pkg.up itself is upstream and imports the sealed module directly: it is the one cause,
-    # pkg.up.a (which runs it first, and star-imports it) is reported with it
+    # pkg.up itself is upstream and imports the sealed module directly: one cause; pkg.up.a
+    # (which runs it first) star-imports what it re-exports, binding the sealed module's
+    # names itself: a cause of its own
     project.write("src/pkg/up/a.py", "from . import *\n")
-    (finding,) = project.findings()
-    assert (finding.path, finding.code, finding.line) == ("src/pkg/up/__init__.py", "ST401", 1)
-    assert finding.message.endswith("; 1 other upstream module reaches it through this import")
-    assert finding.chains == ("pkg.up -> pkg.sealed", "pkg.up.a -> pkg.up -> pkg.sealed")
+    found = sorted((f.path, f.code, f.line) for f in project.findings())
+    assert found == [("src/pkg/up/__init__.py", "ST401", 1), ("src/pkg/up/a.py", "ST402", 1)]
+    (package,) = [f for f in project.findings() if f.code == "ST401"]
+    assert package.chains == ("pkg.up -> pkg.sealed", "pkg.up.a -> pkg.up -> pkg.sealed")
+
+
+def test_a_star_import_binding_no_reexported_name_is_covered_by_the_package(
+    project: Project,
+) -> None:
+    project.write("src/pkg/up/__init__.py", "from ..sealed import seal\n__all__ = ['x']\nx = 1\n")
+    project.write("src/pkg/up/a.py", "from . import *\n")
+    found = sorted((f.path, f.code) for f in project.findings())
+    assert found == [("src/pkg/up/__init__.py", "ST401")]
 
 
 def test_cycle_does_not_hang(project: Project) -> None:
