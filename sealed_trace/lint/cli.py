@@ -218,7 +218,10 @@ def run_lint(args: argparse.Namespace) -> int:
 def _summary(run: LintRun) -> str:
     """The text format's last line, on stderr (stdout holds findings only): a clean run says
     it ran."""
-    summary = f"{len(run.findings)} finding(s)" if run.findings else "no findings"
+    shown = len({(f.path, f.line, f.column, f.code, f.message) for f in run.findings})
+    summary = f"{shown} finding(s)" if run.findings else "no findings"
+    if shown != len(run.findings):  # the text shows a finding of several boundaries once
+        summary += f" ({len(run.findings)} counting each boundary)"
     tail = (
         f" ({run.hidden} more hidden by the baseline, ignore entries or rule selection)"
         if run.hidden > 0

@@ -154,3 +154,13 @@ def test_each_import_of_a_package_is_reported_with_its_own_label(project: Projec
     assert [(code, line) for code, line, _ in found] == [("ST403", 3), ("ST403", 5)]
     assert "(pkg -> pkg.sealed (under TYPE_CHECKING))" in found[0][2]
     assert "(pkg -> pkg.sealed (in a function))" in found[1][2]
+
+
+def test_the_text_summary_counts_the_lines_it_shows(project: Project) -> None:
+    project.boundary_toml += OTHER
+    project.write(
+        "src/pkg/up/a.py", "import importlib, sys\nimportlib.import_module(sys.argv[1])\n"
+    )
+    done = _cli(project)
+    assert len(done.stdout.splitlines()) == 1
+    assert "1 finding(s) (2 counting each boundary) in" in done.stderr
