@@ -16,7 +16,7 @@ import ast
 from collections.abc import Iterable
 
 from sealed_trace.lint.literal_calls import ModuleUses
-from sealed_trace.lint.literal_writes import HiddenWrites, hidden_writes
+from sealed_trace.lint.literal_writes import HiddenWrites, escapes, hidden_writes, is_mutable
 
 __all__ = ["MAX_DEPTH", "SAME_ELEMENTS", "Binding", "Bindings", "method_of"]
 
@@ -61,12 +61,25 @@ class Bindings:
         #: a write the lint cannot see the target of (``globals()[k] = v``, ``exec(code)``):
         #: no name or attribute of the module is read as a literal
         self.opaque = False
+        escaped: set[str] = set()
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
                 self.parents[id(child)] = node
             self._collect(node)
-            self.uses.note(node, self.parents.get(id(node)))
+            parent = self.parents.get(id(node))
+            self.uses.note(node, parent)
             self._hidden(hidden_writes(node))
+            if isinstance(node, ast.Name) and escapes(node, parent):
+                escaped.add(node.id)
+        self._escaped(escaped)
+
+    def _escaped(self, names: set[str]) -> None:
+        """A list, dict or set handed to code that may change it (``add(L)``, ``L2 = L``)
+        holds what that code puts in it: its name is unknown."""
+        for name in sorted(names):
+            bindings = self.bindings.get(name, [])
+            if any(b.value is not None and is_mutable(b.value) for b in bindings):
+                bindings.append(Binding())
 
     def _hidden(self, writes: HiddenWrites) -> None:
         """Names and attributes a write changes out of an assignment's sight: unknown."""

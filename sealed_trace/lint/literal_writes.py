@@ -14,11 +14,40 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-__all__ = ["HiddenWrites", "hidden_writes"]
+__all__ = ["HiddenWrites", "escapes", "hidden_writes", "is_mutable"]
 
 #: Methods that add to the collection they are called on.
 _ADDING = frozenset(
     {"append", "extend", "insert", "update", "setdefault", "add", "__setitem__", "__iadd__"}
+)
+#: Calls that only read the collection passed to them.
+_READING_CALLS = frozenset(
+    {
+        "sorted",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "reversed",
+        "len",
+        "enumerate",
+        "iter",
+        "any",
+        "all",
+        "min",
+        "max",
+        "sum",
+        "print",
+        "repr",
+        "str",
+        "isinstance",
+        "zip",
+        "dict",
+    }
+)
+#: Methods that only read the collection they are called on.
+_READING_METHODS = frozenset(
+    {"get", "keys", "values", "items", "copy", "index", "count", "__contains__", "__getitem__"}
 )
 #: Calls whose first argument is the object and second the attribute name they set.
 _SETTERS = frozenset({"setattr", "__setattr__"})
@@ -130,3 +159,29 @@ def _root_name(node: ast.expr) -> str | None:
 
 def _text(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def is_mutable(value: ast.expr) -> bool:
+    """Whether ``value`` makes a list, dict or set (which code elsewhere may change)."""
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
+    return isinstance(value, ast.Call) and getattr(value.func, "id", "") in ("list", "dict", "set")
+
+
+def escapes(name: ast.Name, parent: ast.AST | None) -> bool:
+    """Whether a load of ``name`` hands its object to code that may change it: anything but
+    iterating, indexing, ``in``, reading methods and calls that only read it (``sorted``);
+    a store or ``del`` of the name is no load."""
+    if not isinstance(name.ctx, ast.Load):
+        return False
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
+        return parent.iter is not name
+    if isinstance(parent, ast.Subscript):
+        return parent.value is not name
+    if isinstance(parent, (ast.Compare, ast.FormattedValue, ast.Starred, ast.Expr)):
+        return False
+    if isinstance(parent, ast.Attribute):
+        return parent.attr not in _READING_METHODS
+    if isinstance(parent, ast.Call):
+        return parent.func is not name and getattr(parent.func, "id", "") not in _READING_CALLS
+    return True

@@ -47,6 +47,14 @@ CLEAN = {
         "        return getattr(importlib.import_module(_LAZY[name]), name)\n"
         "    raise AttributeError(name)\n"
     ),
+    "a-list-only-read": (
+        "import importlib\nL = ['json', 'csv']\nprint(len(L), sorted(L), 'csv' in L)\n"
+        "for m in L:\n    importlib.import_module(m)\n"
+    ),
+    "a-tuple-handed-anywhere": (
+        "import importlib\nT = ('json', 'csv')\nregister(T)\nfor m in T:\n"
+        "    importlib.import_module(m)\n"
+    ),
     "find-spec-below-a-third-party-package": (
         "from importlib.util import find_spec\ndef have(x):\n"
         "    return find_spec('numpy.' + x), find_spec(f'scipy.{x}')\n"
@@ -331,6 +339,18 @@ STILL_COMPUTED = {
         "import importlib\nclass C:\n    X = 'json'\n    def __init__(self):\n"
         "        self.__dict__['X'] = x\n"
         "    def go(self):\n        return importlib.import_module(self.X)\n"
+    ),
+    "list-changed-through-an-alias": (
+        "import importlib\nL = ['json']\nL2 = L\nL2.append(x)\nfor m in L:\n"
+        "    importlib.import_module(m)\n"
+    ),
+    "list-handed-to-a-function": (
+        "import importlib\ndef add(items):\n    items.append(x)\nL = ['json']\nadd(L)\n"
+        "for m in L:\n    importlib.import_module(m)\n"
+    ),
+    "dict-changed-by-operator-setitem": (
+        "import importlib, operator\nD = {'a': 'json'}\noperator.setitem(D, 'a', x)\n"
+        "importlib.import_module(D['a'])\n"
     ),
     "dataclass-field-assigned-later": (
         "import importlib\nfrom dataclasses import dataclass\n@dataclass\nclass S:\n"
