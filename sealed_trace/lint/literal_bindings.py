@@ -68,10 +68,18 @@ class Bindings:
             self._collect(node)
             parent = self.parents.get(id(node))
             self.uses.note(node, parent)
-            self._hidden(hidden_writes(node))
+            self._hidden(hidden_writes(node, parent))
             if isinstance(node, ast.Name) and escapes(node, parent):
                 escaped.add(node.id)
         self._escaped(escaped)
+
+    def _unknown(self, name: str) -> None:
+        """``name`` takes a value not known (once: a thousand writes cost one binding)."""
+        bindings = self.bindings.setdefault(name, [])
+        if not any(
+            b.value is None and b.elements is None and b.parameter is None for b in bindings[-1:]
+        ):
+            bindings.append(Binding())
 
     def _escaped(self, names: set[str]) -> None:
         """A list, dict or set handed to code that may change it (``add(L)``, ``L2 = L``)
@@ -79,12 +87,12 @@ class Bindings:
         for name in sorted(names):
             bindings = self.bindings.get(name, [])
             if any(b.value is not None and is_mutable(b.value) for b in bindings):
-                bindings.append(Binding())
+                self._unknown(name)
 
     def _hidden(self, writes: HiddenWrites) -> None:
         """Names and attributes a write changes out of an assignment's sight: unknown."""
         for name in writes.names:
-            self.bindings.setdefault(name, []).append(Binding())
+            self._unknown(name)
         for attribute in writes.attributes:
             self.uses.attributes.setdefault(attribute, []).append(None)
             self.uses.stored.add(attribute)
@@ -200,7 +208,7 @@ class Bindings:
         if owner is not None:
             rows = self.collection_values(owner, depth + 1, seen)
             return self._all_instances(rows or [], depth + 1, seen)
-        if isinstance(expr, ast.Name) and expr.id not in seen:
+        if isinstance(expr, ast.Name) and expr.id not in seen and not self.opaque:
             values = [b.value for b in self.bindings.get(expr.id) or []]
             if any(v is None for v in values):
                 return []
@@ -222,7 +230,7 @@ class Bindings:
         list or set (through a name bound only to such)."""
         if isinstance(expr, ast.Dict):
             return None if any(k is None for k in expr.keys) else list(expr.values)
-        if isinstance(expr, ast.Name) and expr.id not in seen:
+        if isinstance(expr, ast.Name) and expr.id not in seen and not self.opaque:
             bindings = self.bindings.get(expr.id) or []
             out: list[ast.expr] = []
             for binding in bindings:
@@ -248,7 +256,7 @@ class Bindings:
             if expr.func.id in SAME_ELEMENTS and len(expr.args) == 1 and not expr.keywords:
                 return self.rows(expr.args[0], depth + 1, seen)
             return None
-        if not isinstance(expr, ast.Name) or expr.id in seen:
+        if not isinstance(expr, ast.Name) or expr.id in seen or self.opaque:
             return None
         bindings = self.bindings.get(expr.id)
         if not bindings or any(b.value is None for b in bindings):

@@ -51,6 +51,8 @@ _READING_METHODS = frozenset(
 )
 #: Calls whose first argument is the object and second the attribute name they set.
 _SETTERS = frozenset({"setattr", "__setattr__"})
+#: Methods that only read a namespace.
+_NAMESPACE_READS = frozenset({"keys", "__contains__", "copy"})
 #: Calls that return a module's namespace.
 _NAMESPACES = frozenset({"globals", "vars", "locals"})
 
@@ -68,8 +70,15 @@ class HiddenWrites:
 _NONE = HiddenWrites()
 
 
-def hidden_writes(node: ast.AST) -> HiddenWrites:
-    """What ``node`` changes without assigning a name (see the module docstring)."""
+def hidden_writes(node: ast.AST, parent: ast.AST | None = None) -> HiddenWrites:
+    """What ``node`` (whose parent node is ``parent``) changes without assigning a name (see
+    the module docstring)."""
+    if _namespace_escapes(node, parent):
+        return HiddenWrites(anything=True)
+    if isinstance(node, ast.Subscript) and _is_namespace(node.value):
+        # globals()["D"] hands out D's object (stored or changed through it): D is unknown
+        key = _text(node.slice)
+        return HiddenWrites((key,), (key,)) if key is not None else HiddenWrites(anything=True)
     if isinstance(node, ast.Call):
         return _call(node)
     if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
@@ -112,9 +121,11 @@ def _stored(target: ast.Subscript | ast.Attribute) -> HiddenWrites:
 
 
 def _executed(call: ast.Call) -> HiddenWrites:
-    """``exec``/``eval`` of literal code: the names it stores; of computed code: anything;
-    with a fresh namespace of its own (``exec(code, {})``): nothing of the module."""
-    if len(call.args) > 1 and isinstance(call.args[1], ast.Dict):
+    """``exec``/``eval`` of literal code: every name it mentions (it may store or change
+    any); of computed code: anything; with fresh namespaces of its own only (``exec(code,
+    {})``): nothing of the module."""
+    spaces = call.args[1:]
+    if spaces and all(isinstance(a, ast.Dict) for a in spaces):
         return _NONE
     code = call.args[0] if call.args else None
     if isinstance(code, ast.Call) and getattr(code.func, "id", "") == "compile" and code.args:
@@ -126,14 +137,8 @@ def _executed(call: ast.Call) -> HiddenWrites:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _NONE  # code that does not compile stores nothing
-    stored = sorted(
-        {
-            n.id
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-        }
-    )
-    return HiddenWrites(tuple(stored), tuple(stored))
+    named = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+    return HiddenWrites(tuple(named), tuple(named))
 
 
 def _is_namespace(node: ast.expr) -> bool:
@@ -185,3 +190,30 @@ def escapes(name: ast.Name, parent: ast.AST | None) -> bool:
     if isinstance(parent, ast.Call):
         return parent.func is not name and getattr(parent.func, "id", "") not in _READING_CALLS
     return True
+
+
+def _namespace_escapes(node: ast.AST, parent: ast.AST | None) -> bool:
+    """The module's namespace handed on (``g = globals()``, ``vars(sys.modules[...])``,
+    ``sys.modules[__name__]`` other than to store a named attribute): whatever receives it may
+    change any name."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") in _NAMESPACES:
+        if node.args:  # vars(obj): obj's namespace, a module's included
+            return True
+        return not _reads_namespace(node, parent)
+    if isinstance(node, ast.Subscript) and _names_modules(node.value):
+        stored = isinstance(parent, ast.Attribute) and isinstance(parent.ctx, ast.Store)
+        return not stored
+    return False
+
+
+def _reads_namespace(call: ast.Call, parent: ast.AST | None) -> bool:
+    """Whether ``globals()`` (``call``) is only read where it stands: indexed (a key's object
+    is judged by :func:`hidden_writes`), asked ``in``, its keys listed, copied, or passed to a
+    call that only reads it (``set(globals())``)."""
+    if isinstance(parent, ast.Subscript):
+        return parent.value is call
+    if isinstance(parent, ast.Attribute):
+        return parent.attr in _NAMESPACE_READS
+    if isinstance(parent, ast.Compare):
+        return True
+    return isinstance(parent, ast.Call) and getattr(parent.func, "id", "") in _READING_CALLS

@@ -234,7 +234,7 @@ class Literals(Bindings):
     ) -> _Values:
         """The elements of a name every binding of which is a value (a collection)."""
         bindings = self.bindings.get(name)
-        if not bindings or any(b.value is None for b in bindings):
+        if self.opaque or not bindings or any(b.value is None for b in bindings):
             return None
         inner = seen | {name}
         return _union(

@@ -161,8 +161,24 @@ class ReexportNames:
         return names, any_name
 
     def _star_taken(self, package: str, names: frozenset[str]) -> bool:
-        """Whether ``from package import *`` binds one of its re-exported ``names``."""
-        return bool(names) and _exported(self.store.facts.get(self.store.modules[package]), names)
+        """Whether ``from package import *`` binds one of its re-exported ``names``, or the
+        sealed module itself where ``package`` imports it as its submodule (``import
+        pkg.sealed`` in ``pkg`` makes ``sealed`` one of its names)."""
+        facts = self.store.facts.get(self.store.modules[package])
+        seals = self.reach.boundary.seals
+        prefix = package + "."
+        submodules = {
+            f.module[len(prefix) :].partition(".")[0]
+            for f in (facts.imports if facts is not None else ())
+            if f.module.startswith(prefix) and seals(f.module)
+        }
+        submodules.update(
+            f.name
+            for f in (facts.imports if facts is not None else ())
+            if f.module == package and f.name and seals(f"{prefix}{f.name}")
+        )
+        taken = names | submodules
+        return bool(taken) and _exported(facts, frozenset(taken))
 
     def _names_sealed(self, qname: str) -> bool:
         """Whether ``qname`` is bound through a sealed module (its object, or itself)."""

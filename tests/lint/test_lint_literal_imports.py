@@ -51,6 +51,9 @@ CLEAN = {
         "import importlib\nL = ['json', 'csv']\nprint(len(L), sorted(L), 'csv' in L)\n"
         "for m in L:\n    importlib.import_module(m)\n"
     ),
+    "the-namespace-only-read": (
+        "import importlib\nM = 'json'\nnames = sorted(set(globals()))\nimportlib.import_module(M)\n"
+    ),
     "a-tuple-handed-anywhere": (
         "import importlib\nT = ('json', 'csv')\nregister(T)\nfor m in T:\n"
         "    importlib.import_module(m)\n"
@@ -351,6 +354,26 @@ STILL_COMPUTED = {
     "dict-changed-by-operator-setitem": (
         "import importlib, operator\nD = {'a': 'json'}\noperator.setitem(D, 'a', x)\n"
         "importlib.import_module(D['a'])\n"
+    ),
+    "list-changed-through-a-bound-method": (
+        "import importlib\nL = ['json']\nap = L.append\nap(x)\nfor m in L:\n"
+        "    importlib.import_module(m)\n"
+    ),
+    "namespace-handed-on": (
+        "import importlib\nD = {'k': 'json'}\ng = globals()\ng['D'] = x\n"
+        "importlib.import_module(D['k'])\n"
+    ),
+    "namespace-item-changed": (
+        "import importlib\nD = {'k': 'json'}\nglobals().get('D')['k'] = x\n"
+        "importlib.import_module(D['k'])\n"
+    ),
+    "exec-changing-a-list": (
+        "import importlib\nL = ['json']\nexec('L.append(x)')\nfor m in L:\n"
+        "    importlib.import_module(m)\n"
+    ),
+    "exec-into-the-module-namespace": (
+        "import importlib\nD = {'k': 'json'}\nexec('D = other()', {}, globals())\n"
+        "importlib.import_module(D['k'])\n"
     ),
     "dataclass-field-assigned-later": (
         "import importlib\nfrom dataclasses import dataclass\n@dataclass\nclass S:\n"

@@ -151,7 +151,13 @@ def test_only_files_spelling_a_reexported_name_are_parsed_for_it(project: Projec
         ("from pkg.sealed import seal\n__all__ = ['seal']\n", "from pkg import *\n", True),
         ("from pkg.sealed import seal\n", "from pkg import *\nseal()\n", True),
         ("from pkg.sealed import seal\n__all__ = ['x']\nx = 1\n", "from pkg import *\n", False),
-        ("from pkg.sealed import seal as _seal\n", "from pkg import *\n", False),
+        # importing pkg.sealed binds `sealed` on the package: a star import without
+        # __all__ takes it, whatever name the sealed object is bound to
+        ("from pkg.sealed import seal as _seal\n", "from pkg import *\n", True),
+        # the package's own submodule, bound as its name by importing it
+        ("import pkg.sealed\n", "from pkg import *\n", True),
+        ("from pkg import sealed\n", "from pkg import *\n", True),
+        ("from pkg import sealed\n__all__ = ['x']\nx = 1\n", "from pkg import *\n", False),
     ],
 )
 def test_a_star_import_binding_a_reexported_name_names_it(
