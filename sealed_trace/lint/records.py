@@ -35,6 +35,8 @@ class Records:
         self.layout = layout
         self.scans = StaticGraph({}, {}, set(), {})
         self.hidings: dict[str, Hiding] = {}
+        #: the stored scan row of each module whose scan was taken back (stored again as is)
+        self._scan_rows: dict[str, Any] = {}
 
     def _valid(self, file: SourceFile) -> list[Any] | None:
         record = self.stored.get(file.relpath)
@@ -78,6 +80,7 @@ class Records:
                     graph.unresolved.add(module)
                 elif state.startswith("f:"):
                     graph.failed[module] = state[2:]
+                self._scan_rows[module] = record[2]
         return graph
 
     def hiding(self, path: str) -> Hiding | None:
@@ -96,7 +99,7 @@ class Records:
         return found
 
     def dump(self, screens: Mapping[str, Screened]) -> dict[str, Any]:
-        """Every file's record, for the cache."""
+        """Every file's record, for the cache (a scan taken back is stored as it was read)."""
         return {
             f.relpath: [
                 list(f.fingerprint),
@@ -112,6 +115,8 @@ class Records:
         module = file.module
         if module is None or not self.layout.owns(file) or module not in self.scans.edges:
             return None
+        if module in self._scan_rows:
+            return self._scan_rows[module]  # type: ignore[no-any-return]
         state = (
             "u"
             if module in self.scans.unresolved
