@@ -309,27 +309,39 @@ class _Visitor:
         self.tree = tree
         refs, calls = self._walk(tree, _TypeChecking(tree, "\n".join(self.lines)))
         _bind_aliases(self)
-        bound = {id(call.args[0]) for call, _, _ in calls if self.binds_an_import(call)}
-        self._references(refs, {id(call.func) for call, _, _ in calls} | bound)
-        self._literal_getattrs(calls)
+        # each callee resolved once, for every judgment below
+        callees = [self.resolve(call.func) for call, _, _ in calls]
+        bound = [
+            self._bound_import(call, callee)
+            for (call, _, _), callee in zip(calls, callees, strict=True)
+        ]
+        direct = {id(call.func) for call, _, _ in calls}
+        direct.update(
+            id(call.args[0]) for (call, _, _), b in zip(calls, bound, strict=True) if b is not None
+        )
+        self._references(refs, direct)
+        self._literal_getattrs(calls, callees)
         dynamic = _DynamicImports(self)
-        for call, tc, where in calls:
+        for (call, tc, where), callee, bound_func in zip(calls, callees, bound, strict=True):
             self.where = where
-            dynamic.call(call, tc)
+            dynamic.call(call, tc, callee, bound_func)
         self.where = ""
 
-    def binds_an_import(self, call: ast.Call) -> bool:
-        """``functools.partial(import_module, name, ...)``: an import function with its
-        module argument bound (judged as that call, see :class:`_DynamicImports`)."""
-        if len(call.args) < 2 or not BINDERS & self.resolve(call.func):
-            return False
-        return import_function(self.resolve(call.args[0]), GRAPH_PASS) is not None
+    def _bound_import(self, call: ast.Call, callee: set[str]) -> str | None:
+        """``functools.partial(import_module, name, ...)`` (``callee``: what ``call`` calls):
+        the import function whose module argument it binds (judged as that call, see
+        :class:`_DynamicImports`), else None."""
+        if len(call.args) < 2 or not BINDERS & callee:
+            return None
+        return import_function(self.resolve(call.args[0]), GRAPH_PASS)
 
-    def _literal_getattrs(self, calls: list[tuple[ast.Call, bool, str]]) -> None:
+    def _literal_getattrs(
+        self, calls: list[tuple[ast.Call, bool, str]], callees: list[set[str]]
+    ) -> None:
         """``getattr(pkg, "name")`` names ``pkg.name`` as the attribute ``pkg.name`` does: a
         reference (via ``getattr``)."""
-        for call, tc, where in calls:
-            if "builtins.getattr" not in self.resolve(call.func):
+        for (call, tc, where), callee in zip(calls, callees, strict=True):
+            if "builtins.getattr" not in callee:
                 continue
             resolved = self.resolve(call)
             line, col = self.pos(call)
@@ -612,13 +624,13 @@ class _DynamicImports:
         self.visitor = visitor
         self._literals: Literals | None = None
 
-    def call(self, node: ast.Call, tc: bool) -> None:
-        """Judge one call (see the class docstring)."""
+    def call(self, node: ast.Call, tc: bool, callee: set[str], bound_func: str | None) -> None:
+        """Judge one call, whose callee resolves to ``callee`` and which binds the import
+        function ``bound_func`` (``partial``; see the class docstring)."""
         visitor = self.visitor
         line, col = visitor.pos(node)
         if _mutates_path(node.func):
             visitor.dynamics.append(DynamicFact(line, col, "relative-base", "__path__"))
-        callee = visitor.resolve(node.func)
         computed = self._computed_root(node, callee)
         if computed is not None:
             visitor.dynamics.append(DynamicFact(line, col, "computed-import", computed))
@@ -627,10 +639,9 @@ class _DynamicImports:
         func = import_function(callee, GRAPH_PASS)
         if func is not None:
             self._dynamic_import(node, func, tc)
-        elif visitor.binds_an_import(node):  # partial(import_module, name): that call
+        elif bound_func is not None:  # partial(import_module, name): that call
             bound = ast.copy_location(ast.Call(node.args[0], node.args[1:], node.keywords), node)
-            bound_func = import_function(visitor.resolve(node.args[0]), GRAPH_PASS)
-            self._dynamic_import(bound, bound_func or "", tc)
+            self._dynamic_import(bound, bound_func, tc)
         runner = code_runner(callee)
         if runner is not None:
             self._executed_code(node, runner, tc)
