@@ -27,7 +27,7 @@ from sealed_trace.lint.filters import write_baseline
 from sealed_trace.lint.findings import Finding
 from sealed_trace.lint.formats import render, repo_relative, tool_version
 from sealed_trace.lint.formats.sarif import render as render_sarif
-from sealed_trace.lint.formats.text import render_text, use_colour
+from sealed_trace.lint.formats.text import grouped, render_text, use_colour
 
 __all__ = ["add_lint_arguments", "add_lint_parser", "main", "run_lint", "statistics"]
 
@@ -218,7 +218,7 @@ def run_lint(args: argparse.Namespace) -> int:
 def _summary(run: LintRun) -> str:
     """The text format's last line, on stderr (stdout holds findings only): a clean run says
     it ran."""
-    shown = len({(f.path, f.line, f.column, f.code, f.message) for f in run.findings})
+    shown = len(grouped(run.findings))
     summary = f"{shown} finding(s)" if run.findings else "no findings"
     if shown != len(run.findings):  # the text shows a finding of several boundaries once
         summary += f" ({len(run.findings)} counting each boundary)"

@@ -15,7 +15,7 @@ from sealed_trace._colour import use_colour
 from sealed_trace.lint.engine import LintResult
 from sealed_trace.lint.findings import Finding
 
-__all__ = ["render", "render_text", "use_colour"]
+__all__ = ["grouped", "render", "render_text", "use_colour"]
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
 
@@ -59,7 +59,7 @@ def render_text(
     ``colour``: ANSI bold path and red code."""
     out: list[str] = []
     named = len({f.boundary for f in result.findings if f.boundary}) > 1
-    for f, boundaries in _grouped(result.findings):
+    for f, boundaries in grouped(result.findings):
         full = f.path if root is None or os.path.isabs(f.path) else os.path.join(root, f.path)
         shown = f.path if root is None else _shown(full)
         out.append(_finding_line(f, shown, colour, boundaries if named else ()))
@@ -68,7 +68,7 @@ def render_text(
     return "".join(out)
 
 
-def _grouped(findings: Sequence[Finding]) -> list[tuple[Finding, list[str]]]:
+def grouped(findings: Sequence[Finding]) -> list[tuple[Finding, list[str]]]:
     """Each finding once with the boundaries it is reported for: the same finding of several
     boundaries (an upstream module shared by them) is one line."""
     groups: dict[tuple[str, int, int, str, str], tuple[Finding, list[str]]] = {}
